@@ -1,0 +1,68 @@
+"""The contract every format parser fulfils, and the shared text-format driver.
+
+Why a driver: quarantine must behave identically for every format. A parser only says where a
+hand starts and how to read one hand's lines; the driver streams the file, cuts it into blocks,
+and turns *any* exception from one block into a quarantine record so the rest still loads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from .model import Hand, ParseError, Quarantined
+from .reading import Block, iter_blocks, iter_lines
+
+
+class HandFormat:
+    """Base class of a format. Subclasses set ``name``/``priority`` and implement sniffing."""
+
+    name: ClassVar[str] = "unknown"
+    #: lower sniffs first; specific formats must come before lookalikes they contain
+    priority: ClassVar[int] = 100
+    #: human description for the README / CLI
+    description: ClassVar[str] = ""
+
+    def sniff(self, head: str) -> bool:
+        """True when the decoded first bytes of a file are this format (content, not name)."""
+        raise NotImplementedError
+
+    def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
+        """Stream every hand of the file, quarantining what cannot be read."""
+        raise NotImplementedError
+
+
+class TextHandFormat(HandFormat):
+    """A format with one hand per block of lines, each block starting at a header line."""
+
+    def is_start(self, line: str) -> bool:
+        raise NotImplementedError
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        """Read one block. Return None for a block that is legitimately not a hand (e.g. a
+        tournament summary); raise ParseError (or anything) for a hand that cannot be read."""
+        raise NotImplementedError
+
+    def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
+        source = str(path)
+        for block in iter_blocks(iter_lines(path), self.is_start):
+            yield from guarded_parse(self, block, source)
+
+
+def guarded_parse(fmt: TextHandFormat, block: Block, source: str) -> Iterator[Hand | Quarantined]:
+    """Parse one block; any failure becomes a Quarantined record with the reason."""
+    raw = "\n".join(block.lines)
+    if not fmt.is_start(block.lines[0]):
+        yield Quarantined(source, block.offset, raw, "text outside any hand", fmt.name)
+        return
+    try:
+        hand = fmt.parse_block(block, source)
+    except ParseError as exc:
+        yield Quarantined(source, block.offset, raw, str(exc), fmt.name)
+        return
+    except Exception as exc:  # noqa: BLE001 - a bad hand must never stop its file
+        yield Quarantined(source, block.offset, raw, f"{type(exc).__name__}: {exc}", fmt.name)
+        return
+    if hand is not None:
+        yield hand

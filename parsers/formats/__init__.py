@@ -1,0 +1,1 @@
+"""One module per hand-history format; each defines ``FORMAT`` (see ``parsers.registry``)."""

@@ -1,0 +1,182 @@
+"""Canonical hand model: what every parser produces and the warehouse stores.
+
+Why this shape: parsers must be fast and exact, so a hand is one slotted dataclass holding
+plain tuples (NamedTuples) for its child rows. Converting a batch of hands to columns is then
+a zip, and every amount is an ``int`` in the hand's smallest unit (``unit_scale`` units make
+one ``currency`` unit: 100 for cents, 1 for tournament or play chips).
+
+Conventions every parser follows (the replay engine and reconciliation rely on them):
+
+* ``Action.amount`` is the amount *as the site wrote it* (a call of 4 is 4, "raises 4 to 6"
+  has amount 4 and ``raise_to`` 6; a bet has ``raise_to`` equal to the bet).
+* ``Action.contribution`` is the chips that moved from the player's stack into the pot by this
+  action, derived from what was written: a raise-to minus what the player already had in on
+  that street, a call's amount, a post's amount; an uncalled return is negative; fold, check,
+  show and muck are 0. Summing ``contribution`` per player gives what they put in.
+* Posts: live blinds (``post_sb``, ``post_bb``, ``post_straddle``) count towards the player's
+  bet on the street; ``post_ante``, ``post_bb_ante`` and ``post_dead`` are dead money and do not.
+  "posts small & big blinds" is two rows: ``post_bb`` (live) then ``post_dead`` (the small blind).
+* ``Award`` rows are what the site says each player collected, per pot and per board (run it
+  twice gives one row per board). ``Pot`` rows are the pot sizes the site wrote, when it did.
+* Nothing is ever patched to make a hand balance: reconciliation reports the difference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import NamedTuple
+
+
+class Street(StrEnum):
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+    SHOWDOWN = "showdown"
+
+
+class Kind(StrEnum):
+    POST_SB = "post_sb"
+    POST_BB = "post_bb"
+    POST_ANTE = "post_ante"
+    POST_BB_ANTE = "post_bb_ante"
+    POST_STRADDLE = "post_straddle"
+    POST_DEAD = "post_dead"
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    UNCALLED_RETURN = "uncalled_return"
+    SHOW = "show"
+    MUCK = "muck"
+    CASH_OUT = "cash_out"
+
+
+#: kinds that put live chips towards the player's bet on the current street
+LIVE_POSTS = frozenset({Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE})
+#: kinds that are dead money (never count towards a bet)
+DEAD_POSTS = frozenset({Kind.POST_ANTE, Kind.POST_BB_ANTE, Kind.POST_DEAD})
+POSTS = LIVE_POSTS | DEAD_POSTS
+#: voluntary betting decisions (what the rule checker replays)
+DECISIONS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE})
+
+
+class Provenance(StrEnum):
+    DEALT = "dealt"  # dealt to the file's owner (hero)
+    SHOWN = "shown"  # shown or mucked face up at showdown / summary
+    OPERATOR = "operator"  # the export carries every player's cards (operator mode)
+
+
+class Seat(NamedTuple):
+    seat_no: int
+    player: str
+    stack: int
+    sitting_out: bool = False
+    #: final stack as the site wrote it (PHH finishing_stacks, ACPC payoffs), else None
+    final_stack: int | None = None
+
+
+class Action(NamedTuple):
+    seq: int
+    street: Street
+    player: str
+    kind: Kind
+    amount: int | None = None
+    raise_to: int | None = None
+    all_in: bool = False
+    contribution: int = 0
+    cards: str | None = None  # for show / muck, e.g. "AhKd"
+
+
+class HoleCards(NamedTuple):
+    player: str
+    cards: str  # concatenated, e.g. "AhKd" or "AhKdQsJc" (unknown cards as "??")
+    provenance: Provenance
+
+
+class Board(NamedTuple):
+    board_no: int  # 1, or 1 and 2 (run it twice)
+    cards: str  # concatenated, up to 5 cards, e.g. "Js9hJhQs2d"
+
+
+class Pot(NamedTuple):
+    pot_no: int  # 0 main pot, 1.. side pots
+    amount: int  # as the site wrote it (may be before or after rake: see Hand.pots_after_rake)
+
+
+class Award(NamedTuple):
+    player: str
+    amount: int
+    pot_no: int = 0
+    board_no: int = 1
+
+
+@dataclass(slots=True)
+class Hand:
+    """One hand as the site wrote it, with every amount an integer in the smallest unit."""
+
+    hand_id: str  # "<site>:<site hand number>", unique across sites
+    site: str
+    site_hand_no: str
+    format: str  # parser name, e.g. "pokerstars"
+    variant: str  # "holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo", "omaha6", "courchevel", ...
+    betting: str  # "NL", "PL", "FL", "CAP"
+    game_type: str  # "cash" or "tournament"
+    table_name: str
+    sb: int
+    bb: int
+    currency: str  # ISO code, "CHIPS" (tournament / play) or "PLAY"
+    unit_scale: int  # smallest units per currency unit (100 = cents)
+    source_file: str
+    byte_offset: int
+    byte_length: int
+    started_at: datetime | None = None  # UTC, naive
+    tournament_id: str | None = None
+    tournament_level: str | None = None
+    max_seats: int | None = None
+    button_seat: int | None = None
+    ante: int = 0
+    bb_ante: int = 0
+    straddle: int = 0
+    hero: str | None = None
+    #: the site's own totals, as written (None when the format does not write them)
+    site_total_pot: int | None = None
+    site_rake: int | None = None
+    site_fees: int | None = None  # jackpot / other drops the site takes beside the rake
+    cancelled: bool = False
+    seats: list[Seat] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    hole_cards: list[HoleCards] = field(default_factory=list)
+    boards: list[Board] = field(default_factory=list)
+    pots: list[Pot] = field(default_factory=list)
+    awards: list[Award] = field(default_factory=list)
+
+    @property
+    def hole_cards_mode(self) -> str:
+        """'operator' when every dealt-in player's cards are known, else 'player'."""
+        if any(h.provenance is Provenance.OPERATOR for h in self.hole_cards):
+            return "operator"
+        return "player"
+
+
+class ParseError(Exception):
+    """A hand that cannot be read exactly. ``line`` is the 1-based line within the hand."""
+
+    def __init__(self, reason: str, line: int | None = None) -> None:
+        super().__init__(reason if line is None else f"line {line}: {reason}")
+        self.reason = reason
+        self.line = line
+
+
+@dataclass(slots=True)
+class Quarantined:
+    """A hand (or a piece of a file) that could not be parsed: kept with where and why."""
+
+    source_file: str
+    byte_offset: int
+    raw_text: str
+    reason: str
+    format: str
