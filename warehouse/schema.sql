@@ -1,0 +1,125 @@
+-- Floorman warehouse schema (DuckDB). One row per canonical record; every amount is an
+-- integer in the hand's smallest unit (hands.unit_scale units = one hands.currency unit).
+-- Keys: hand_id is "<site>:<site hand number>" and unique; child tables key on hand_id.
+
+CREATE TABLE IF NOT EXISTS raw_files (
+    sha256        VARCHAR PRIMARY KEY,   -- content hash: re-ingesting the same bytes adds nothing
+    path          VARCHAR NOT NULL,      -- where it was read from (first time seen)
+    size_bytes    BIGINT NOT NULL,
+    format        VARCHAR,               -- sniffed parser name, NULL when unrecognised
+    encoding      VARCHAR,
+    hands         INTEGER NOT NULL,      -- hands parsed from this file (including duplicates)
+    new_hands     INTEGER NOT NULL,      -- hands stored for the first time from this file
+    quarantined   INTEGER NOT NULL,
+    ingested_at   TIMESTAMP NOT NULL,
+    partition_key VARCHAR                -- e.g. '2026-11-29' (day of the file's first hand, UTC)
+);
+
+CREATE TABLE IF NOT EXISTS hands (
+    hand_id          VARCHAR PRIMARY KEY,
+    site             VARCHAR NOT NULL,
+    site_hand_no     VARCHAR NOT NULL,
+    format           VARCHAR NOT NULL,
+    variant          VARCHAR NOT NULL,   -- holdem, omaha, omaha_hilo, omaha5, ...
+    betting          VARCHAR NOT NULL,   -- NL, PL, FL, CAP
+    game_type        VARCHAR NOT NULL,   -- cash, tournament
+    tournament_id    VARCHAR,
+    tournament_level VARCHAR,
+    table_name       VARCHAR NOT NULL,
+    max_seats        INTEGER,
+    button_seat      INTEGER,
+    sb               BIGINT NOT NULL,
+    bb               BIGINT NOT NULL,
+    ante             BIGINT NOT NULL,
+    bb_ante          BIGINT NOT NULL,
+    straddle         BIGINT NOT NULL,
+    currency         VARCHAR NOT NULL,
+    unit_scale       INTEGER NOT NULL,
+    started_at       TIMESTAMP,          -- UTC
+    hand_date        DATE,               -- partition key: UTC date of started_at
+    hero             VARCHAR,
+    hole_cards_mode  VARCHAR NOT NULL,   -- operator (all cards known) or player
+    site_total_pot   BIGINT,
+    site_rake        BIGINT,
+    site_fees        BIGINT,
+    cancelled        BOOLEAN NOT NULL,
+    n_players        INTEGER NOT NULL,
+    source_file      VARCHAR NOT NULL,
+    file_sha256      VARCHAR NOT NULL,
+    byte_offset      BIGINT NOT NULL,
+    byte_length      BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS seats (
+    hand_id     VARCHAR NOT NULL,
+    seat_no     INTEGER NOT NULL,
+    player      VARCHAR NOT NULL,
+    stack       BIGINT NOT NULL,
+    sitting_out BOOLEAN NOT NULL,
+    final_stack BIGINT                   -- as the site wrote it, when it did
+);
+
+CREATE TABLE IF NOT EXISTS actions (
+    hand_id      VARCHAR NOT NULL,
+    seq          INTEGER NOT NULL,       -- order within the hand, from 0
+    street       VARCHAR NOT NULL,       -- preflop, flop, turn, river, showdown
+    player       VARCHAR NOT NULL,
+    kind         VARCHAR NOT NULL,       -- see parsers.model.Kind
+    amount       BIGINT,                 -- as written
+    raise_to     BIGINT,
+    all_in       BOOLEAN NOT NULL,
+    contribution BIGINT NOT NULL,        -- chips moved into the pot (negative: returned)
+    cards        VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS hole_cards (
+    hand_id    VARCHAR NOT NULL,
+    player     VARCHAR NOT NULL,
+    cards      VARCHAR NOT NULL,
+    provenance VARCHAR NOT NULL          -- dealt, shown, operator
+);
+
+CREATE TABLE IF NOT EXISTS boards (
+    hand_id  VARCHAR NOT NULL,
+    board_no INTEGER NOT NULL,
+    cards    VARCHAR NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS pots (
+    hand_id VARCHAR NOT NULL,
+    pot_no  INTEGER NOT NULL,
+    amount  BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS awards (
+    hand_id  VARCHAR NOT NULL,
+    player   VARCHAR NOT NULL,
+    amount   BIGINT NOT NULL,
+    pot_no   INTEGER NOT NULL,
+    board_no INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS reconciliation (
+    hand_id          VARCHAR PRIMARY KEY,
+    status           VARCHAR NOT NULL,   -- ok, mismatch, cancelled
+    contributed      BIGINT NOT NULL,    -- sum of contributions
+    awarded          BIGINT NOT NULL,
+    rake             BIGINT NOT NULL,
+    fees             BIGINT NOT NULL,
+    diff_awards      BIGINT NOT NULL,    -- awarded + rake + fees - contributed
+    diff_total_pot   BIGINT,             -- contributed - site_total_pot (NULL: not written)
+    diff_pots        BIGINT,             -- sum(pots) - contributed (NULL: not written)
+    diff_final_stack BIGINT,             -- sum |computed - written| final stacks (NULL: not written)
+    overdrawn        INTEGER NOT NULL,   -- players who put in more than their starting stack
+    detail           VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS quarantine (
+    file_sha256 VARCHAR NOT NULL,
+    source_file VARCHAR NOT NULL,
+    byte_offset BIGINT NOT NULL,
+    format      VARCHAR,
+    reason      VARCHAR NOT NULL,
+    raw_text    VARCHAR NOT NULL,
+    quarantined_at TIMESTAMP NOT NULL
+);
