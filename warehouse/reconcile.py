@@ -1,0 +1,133 @@
+"""Chip reconciliation at ingest, as polars expressions over a batch of hands.
+
+Why vectorised: it runs on every hand of every night. The equations (ARCHITECTURE.md, "Chip
+conservation is the first check"):
+
+* C = Σ contribution (uncalled returns are negative contributions);
+* Σ awards + rake + fees = C                       → ``diff_awards``;
+* the site's written total pot = C                 → ``diff_total_pot`` (NULL when not written);
+* Σ pots = C (pots are pre-rake)                   → ``diff_pots`` (NULL when not written);
+* stack − own contributions + own awards = written final stack → ``diff_final_stack``;
+* nobody puts in more than they started with       → ``overdrawn``.
+
+A hand is never patched: the status and the exact differences are recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from parsers.model import Hand
+
+from .frames import HandFrames, hands_to_frames
+
+RECONCILIATION_COLUMNS = [
+    "hand_id",
+    "status",
+    "contributed",
+    "awarded",
+    "rake",
+    "fees",
+    "diff_awards",
+    "diff_total_pot",
+    "diff_pots",
+    "diff_final_stack",
+    "overdrawn",
+    "detail",
+]
+
+
+def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
+    """One reconciliation row per hand of the batch."""
+    hands = frames["hands"].select("hand_id", "site_total_pot", "site_rake", "site_fees", "cancelled")
+    actions = frames["actions"]
+    contrib_by_player = actions.group_by("hand_id", "player").agg(pl.col("contribution").sum().alias("put_in"))
+    awards_by_player = frames["awards"].group_by("hand_id", "player").agg(pl.col("amount").sum().alias("won"))
+    contributed = contrib_by_player.group_by("hand_id").agg(pl.col("put_in").sum().alias("contributed"))
+    awarded = awards_by_player.group_by("hand_id").agg(pl.col("won").sum().alias("awarded"))
+    pots = frames["pots"].group_by("hand_id").agg(pl.col("amount").sum().alias("pots_total"))
+
+    per_seat = (
+        frames["seats"]
+        .join(contrib_by_player, on=["hand_id", "player"], how="left")
+        .join(awards_by_player, on=["hand_id", "player"], how="left")
+        .with_columns(pl.col("put_in").fill_null(0), pl.col("won").fill_null(0))
+    )
+    seat_checks = per_seat.group_by("hand_id").agg(
+        (pl.col("put_in") > pl.col("stack")).sum().cast(pl.Int32).alias("overdrawn"),
+        pl.when(pl.col("final_stack").is_not_null())
+        .then((pl.col("stack") - pl.col("put_in") + pl.col("won") - pl.col("final_stack")).abs())
+        .sum()
+        .alias("final_abs"),
+        pl.col("final_stack").is_not_null().any().alias("has_final"),
+    )
+
+    out = (
+        hands.join(contributed, on="hand_id", how="left")
+        .join(awarded, on="hand_id", how="left")
+        .join(pots, on="hand_id", how="left")
+        .join(seat_checks, on="hand_id", how="left")
+        .with_columns(
+            pl.col("contributed").fill_null(0),
+            pl.col("awarded").fill_null(0),
+            pl.col("site_rake").fill_null(0).alias("rake"),
+            pl.col("site_fees").fill_null(0).alias("fees"),
+            pl.col("overdrawn").fill_null(0),
+        )
+        .with_columns(
+            (pl.col("awarded") + pl.col("rake") + pl.col("fees") - pl.col("contributed")).alias("diff_awards"),
+            (pl.col("contributed") - pl.col("site_total_pot")).alias("diff_total_pot"),
+            (pl.col("pots_total") - pl.col("contributed")).alias("diff_pots"),
+            pl.when(pl.col("has_final")).then(pl.col("final_abs")).otherwise(None).alias("diff_final_stack"),
+        )
+    )
+    ok = (
+        (pl.col("diff_awards") == 0)
+        & (pl.col("diff_total_pot").fill_null(0) == 0)
+        & (pl.col("diff_pots").fill_null(0) == 0)
+        & (pl.col("diff_final_stack").fill_null(0) == 0)
+        & (pl.col("overdrawn") == 0)
+    )
+    detail = pl.concat_str(
+        [
+            pl.when(pl.col("diff_awards") != 0).then(
+                pl.format("awards+rake+fees-contributed={}", pl.col("diff_awards"))
+            ),
+            pl.when(pl.col("diff_total_pot").fill_null(0) != 0).then(
+                pl.format("contributed-site_total_pot={}", pl.col("diff_total_pot"))
+            ),
+            pl.when(pl.col("diff_pots").fill_null(0) != 0).then(
+                pl.format("pots-contributed={}", pl.col("diff_pots"))
+            ),
+            pl.when(pl.col("diff_final_stack").fill_null(0) != 0).then(
+                pl.format("final stacks off by {}", pl.col("diff_final_stack"))
+            ),
+            pl.when(pl.col("overdrawn") > 0).then(
+                pl.format("{} player(s) put in more than their stack", pl.col("overdrawn"))
+            ),
+        ],
+        separator="; ",
+        ignore_nulls=True,
+    )
+    return out.select(
+        "hand_id",
+        pl.when(pl.col("cancelled")).then(pl.lit("cancelled")).when(ok).then(pl.lit("ok"))
+        .otherwise(pl.lit("mismatch")).alias("status"),
+        "contributed",
+        "awarded",
+        "rake",
+        "fees",
+        "diff_awards",
+        "diff_total_pot",
+        "diff_pots",
+        "diff_final_stack",
+        "overdrawn",
+        pl.when(detail == "").then(None).otherwise(detail).alias("detail"),
+    )
+
+
+def reconcile_hands(hands: Iterable[Hand]) -> pl.DataFrame:
+    """Reconcile in-memory hands (tests, parsers' own checks)."""
+    return reconcile_frames(hands_to_frames(hands))
