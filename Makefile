@@ -1,0 +1,36 @@
+# Floorman: `make demo` and `make test` are all a new user needs (Python 3.11+ and pip).
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+DEMO_DIR ?= var/demo
+PORT   ?= 8501
+
+.PHONY: demo test lint bench install clean e2e
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Floorman needs Python 3.11+"'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## demo: install, simulate a night beside the real sample, run the nightly audit, serve the dashboard
+demo: $(STAMP)
+	$(PY) -m pipelines.demo --dir $(DEMO_DIR) --port $(PORT)
+
+## test: install what the tests need and run them
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy parsers warehouse rules detectors pipelines dashboards simulator
+
+bench: $(STAMP)
+	$(PY) bench/ingest.py
+
+clean:
+	rm -rf $(VENV) var build *.egg-info .pytest_cache .mypy_cache .ruff_cache
