@@ -31,7 +31,6 @@ def merge_warehouses(target: str | Path, parts: Sequence[str | Path]) -> dict[st
     added: dict[str, int] = {}
     con = connect(target)
     try:
-        main_tables = set(_hand_keyed_tables(con, Path(target).stem))
         for i, part in enumerate(parts):
             alias = f"part{i}"
             con.execute(f"ATTACH '{Path(part)}' AS {alias} (READ_ONLY)")
@@ -48,8 +47,9 @@ def merge_warehouses(target: str | Path, parts: Sequence[str | Path]) -> dict[st
                 _add(con, added, "hands", f"INSERT INTO hands BY NAME SELECT * FROM {alias}.hands "
                      "WHERE hand_id IN (SELECT hand_id FROM new_hands)")
                 for table in _hand_keyed_tables(con, alias):
-                    if table in main_tables:
-                        _add(con, added, table, f"INSERT INTO {table} BY NAME SELECT * FROM {alias}.{table} "
+                    # tables a later stage added to the partition (action_states, violations...)
+                    con.execute(f"CREATE TABLE IF NOT EXISTS {table} AS SELECT * FROM {alias}.{table} LIMIT 0")
+                    _add(con, added, table, f"INSERT INTO {table} BY NAME SELECT * FROM {alias}.{table} "
                              "WHERE hand_id IN (SELECT hand_id FROM new_hands)")
                 for table, key in FILE_KEYED.items():
                     _add(con, added, table, f"INSERT INTO {table} BY NAME SELECT * FROM {alias}.{table} "

@@ -1,0 +1,1 @@
+"""Dagster definitions of the nightly audit, loaded by ``pipelines.definitions``."""

@@ -1,0 +1,346 @@
+"""The nightly audit's steps as plain functions: what Dagster assets and ``floorman audit`` run.
+
+Why plain functions: the same code runs under the Dagster UI, in ``floorman audit`` for people
+without it, and in tests, and each step is idempotent (a partition is rebuilt from scratch, the
+combined warehouse is rebuilt from its partitions), so re-running a night gives identical results.
+
+Layout of a night's working folder (``work``)::
+
+    work/parts/<partition>.duckdb   one file per partition, each written by its own process
+    work/warehouse.duckdb           the combined build (one writer: the combine step)
+    work/published/CURRENT          pointer to the read-only snapshot the dashboard reads
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from warehouse.db import connect
+from warehouse.ingest import IngestSummary, ingest_paths, iter_input_files
+from warehouse.merge import merge_warehouses
+from warehouse.snapshot import publish
+
+#: parse rate below which the night's ingest check fails (issue 2: at least 99.5%)
+MIN_PARSE_RATE = 0.995
+
+RUN_REPORTS_DDL = """
+CREATE TABLE IF NOT EXISTS run_reports (
+    run_id        VARCHAR PRIMARY KEY,
+    started_at    TIMESTAMP NOT NULL,
+    finished_at   TIMESTAMP NOT NULL,
+    partitions    VARCHAR NOT NULL,   -- JSON list of partition keys
+    hands         BIGINT NOT NULL,
+    new_hands     BIGINT NOT NULL,
+    quarantined   BIGINT NOT NULL,
+    unreconciled  BIGINT NOT NULL,
+    violations    VARCHAR NOT NULL,   -- JSON: findings by rule and by table
+    flags         VARCHAR NOT NULL,   -- JSON: flags new / updated / by family
+    quarantined_files VARCHAR NOT NULL, -- JSON list
+    checks        VARCHAR NOT NULL,   -- JSON list of {name, passed, severity, detail}
+    report        VARCHAR NOT NULL    -- the full report as JSON
+);
+"""
+
+
+@dataclass
+class CheckOutcome:
+    """One audit check's result, as stored in the run report and shown in Dagster."""
+
+    name: str
+    passed: bool
+    severity: str  # "warn" or "error"
+    detail: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def partition_db(work: Path, partition: str) -> Path:
+    return work / "parts" / f"{partition}.duckdb"
+
+
+def landing_files(landing: Path, partition: str) -> list[Path]:
+    """Files landed for a partition: ``landing/<YYYY-MM-DD>/`` (how site exports are dropped)."""
+    folder = landing / partition
+    return list(iter_input_files([folder])) if folder.exists() else []
+
+
+def build_partition_hands(files: Sequence[Path], part: Path) -> IngestSummary:
+    """Rebuild one partition file from its landed files (idempotent: starts from empty)."""
+    for suffix in ("", ".wal"):
+        Path(f"{part}{suffix}").unlink(missing_ok=True)
+    part.parent.mkdir(parents=True, exist_ok=True)
+    summary = ingest_paths(list(files), part, progress=False)
+    if not part.exists():
+        connect(part).close()
+    return summary
+
+
+def ingest_checks(summary: IngestSummary) -> list[CheckOutcome]:
+    """Parse rate and reconciliation checks for one partition's ingest."""
+    seen = summary.hands + summary.quarantined
+    rate = summary.hands / seen if seen else 1.0
+    return [
+        CheckOutcome(
+            "parse_rate",
+            rate >= MIN_PARSE_RATE,
+            "warn",
+            f"{summary.hands} of {seen} hands parsed ({rate:.2%}); quarantined by reason: "
+            f"{json.dumps(summary.quarantined_by_reason, sort_keys=True)}",
+            {"parse_rate": rate, "quarantined": summary.quarantined},
+        ),
+        CheckOutcome(
+            "unreconciled_hands",
+            summary.unreconciled == 0,
+            "warn",
+            f"{summary.unreconciled} hands whose chips do not reconcile",
+            {"unreconciled": summary.unreconciled},
+        ),
+    ]
+
+
+def combine_partitions(parts: Sequence[Path], build: Path) -> dict[str, int]:
+    """Rebuild the combined warehouse from partition files (deterministic: sorted, from empty)."""
+    for suffix in ("", ".wal"):
+        Path(f"{build}{suffix}").unlink(missing_ok=True)
+    connect(build).close()
+    return merge_warehouses(build, sorted(parts))
+
+
+@dataclass
+class StepResult:
+    """What a rule or detector step reports back: one check outcome plus metadata."""
+
+    check: CheckOutcome
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def run_rule_checks(db: Path, rulebook: str | None = None) -> StepResult:
+    """Replay every hand in ``db`` under its rulebook (writes action_states and violations)."""
+    from rules.api import check_warehouse
+
+    t0 = time.perf_counter()
+    con = connect(db)
+    try:
+        summary = check_warehouse(con, rulebook=rulebook)
+        errors = con.execute(
+            "SELECT h.table_name, count(*) FROM violations v JOIN hands h USING (hand_id) "
+            "WHERE v.severity = 'error' AND NOT v.house_decision GROUP BY 1 ORDER BY 2 DESC"
+        ).fetchall()
+    finally:
+        con.close()
+    detail = "; ".join(f"{t}: {n}" for t, n in errors[:20]) or "no error-level violations"
+    check = CheckOutcome("error_violations_per_table", not errors, "warn", detail,
+                         {"tables_with_errors": len(errors), "error_violations": sum(n for _, n in errors)})
+    meta = {k: v for k, v in summary.items() if isinstance(v, int | float | str)}
+    meta["seconds"] = elapsed(t0)
+    return StepResult(check, meta)
+
+
+def run_detectors(build: Path, work: Path) -> StepResult:
+    """Player/pair statistics, detectors and flags over the combined warehouse."""
+    from detectors.api import detect_warehouse
+
+    t0 = time.perf_counter()
+    con = connect(build)
+    try:
+        summary = detect_warehouse(con)
+        total = int((con.execute("SELECT count(*) FROM flags").fetchone() or (0,))[0])
+    finally:
+        con.close()
+    history = _flag_volume_history(work)
+    baseline = sorted(history)[len(history) // 2] if history else None
+    passed = baseline is None or total <= max(3 * baseline, baseline + 10)
+    detail = f"{total} flags tonight; recent median {baseline if baseline is not None else 'n/a'}"
+    meta = {k: v for k, v in summary.items() if isinstance(v, int | float | str)}
+    meta.update({"flags": total, "seconds": elapsed(t0)})
+    check = CheckOutcome("flag_volume", passed, "warn", detail, {"flags": total})
+    out = work / "checks" / "night.detect.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps([check.__dict__], sort_keys=True, default=str), encoding="utf-8")
+    return StepResult(check, meta)
+
+
+def _flag_volume_history(work: Path, nights: int = 14) -> list[int]:
+    hist = work / "history.duckdb"
+    if not hist.exists():
+        return []
+    con = connect(hist)
+    try:
+        con.execute(RUN_REPORTS_DDL)
+        rows = con.execute(
+            "SELECT flags FROM run_reports ORDER BY finished_at DESC LIMIT ?", [nights]
+        ).fetchall()
+    finally:
+        con.close()
+    return [int(json.loads(r[0]).get("total", 0)) for r in rows]
+
+
+def collect_outcomes(work: Path) -> list[CheckOutcome]:
+    """Check outcomes saved by the partition steps of this night."""
+    outcomes: list[CheckOutcome] = []
+    for path in sorted((work / "checks").glob("*.json")):
+        partition = path.name.split(".")[0]
+        for row in json.loads(path.read_text(encoding="utf-8")):
+            row["name"] = f"{row['name']}[{partition}]"
+            outcomes.append(CheckOutcome(**row))
+    return outcomes
+
+
+def write_run_report(
+    build: Path,
+    work: Path,
+    started_at: datetime,
+    checks: Sequence[CheckOutcome],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Summarise the night from the combined warehouse and store it in ``run_reports``.
+
+    Reports accumulate in ``work/history.duckdb`` (the warehouse itself is rebuilt every night)
+    and the whole history is copied into the warehouse so the published snapshot carries it.
+    """
+    con = connect(build)
+    try:
+        con.execute(RUN_REPORTS_DDL)
+        one = lambda sql: (con.execute(sql).fetchone() or (0,))[0]  # noqa: E731
+        hands = int(one("SELECT count(*) FROM hands"))
+        quarantined = int(one("SELECT count(*) FROM quarantine"))
+        unreconciled = int(one("SELECT count(*) FROM reconciliation WHERE status = 'mismatch'"))
+        new_hands = int(one("SELECT coalesce(sum(new_hands), 0) FROM raw_files"))
+        qfiles = [r[0] for r in con.execute("SELECT DISTINCT source_file FROM quarantine ORDER BY 1").fetchall()]
+        partitions = [r[0] for r in con.execute(
+            "SELECT DISTINCT CAST(hand_date AS VARCHAR) FROM hands WHERE hand_date IS NOT NULL ORDER BY 1"
+        ).fetchall()]
+        violations = _violations_summary(con)
+        flags = _flags_summary(con, work)
+    finally:
+        con.close()
+    run_id = f"run-{started_at:%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:6]}"
+    report: dict[str, Any] = {
+        "run_id": run_id,
+        "partitions": partitions,
+        "hands": hands,
+        "new_hands": new_hands,
+        "quarantined": quarantined,
+        "unreconciled": unreconciled,
+        "violations": violations,
+        "flags": flags,
+        "quarantined_files": qfiles,
+        "checks": [c.__dict__ for c in checks],
+        **(extra or {}),
+    }
+    row = [
+        run_id, started_at, now_utc(), json.dumps(partitions), hands, new_hands, quarantined,
+        unreconciled, json.dumps(violations, sort_keys=True), json.dumps(flags, sort_keys=True),
+        json.dumps(qfiles), json.dumps(report["checks"], sort_keys=True, default=str),
+        json.dumps(report, sort_keys=True, default=str),
+    ]  # fmt: skip
+    hist = connect(work / "history.duckdb")
+    try:
+        hist.execute(RUN_REPORTS_DDL)
+        hist.execute("INSERT INTO run_reports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        _save_flag_history(hist, build)
+    finally:
+        hist.close()
+    con = connect(build)
+    try:
+        con.execute(RUN_REPORTS_DDL)
+        con.execute("DELETE FROM run_reports")
+        con.execute(f"INSERT INTO run_reports SELECT * FROM read_parquet('{_export_reports(work)}')")
+    finally:
+        con.close()
+    return report
+
+
+def _export_reports(work: Path) -> Path:
+    out = work / "run_reports.parquet"
+    hist = connect(work / "history.duckdb")
+    try:
+        hist.execute(f"COPY (SELECT * FROM run_reports ORDER BY started_at) TO '{out}' (FORMAT parquet)")
+    finally:
+        hist.close()
+    return out
+
+
+def _save_flag_history(hist: Any, build: Path) -> None:
+    """Remember tonight's flags (id, score) so tomorrow can tell new from updated."""
+    hist.execute("CREATE TABLE IF NOT EXISTS flag_history (flag_id VARCHAR PRIMARY KEY, score DOUBLE, seen_at TIMESTAMP)")
+    hist.execute(f"ATTACH '{build}' AS b (READ_ONLY)")
+    try:
+        has = hist.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'b' AND table_name = 'flags'"
+        ).fetchone()
+        if has and has[0]:
+            hist.execute(
+                "INSERT OR REPLACE INTO flag_history SELECT flag_id, score, now() FROM b.flags"
+            )
+    finally:
+        hist.execute("DETACH b")
+
+
+def _violations_summary(con: Any) -> dict[str, Any]:
+    from warehouse.db import table_exists
+
+    if not table_exists(con, "violations"):
+        return {"available": False}
+    by_rule = con.execute(
+        "SELECT rule_id, severity, count(*) FROM violations GROUP BY 1, 2 ORDER BY 3 DESC"
+    ).fetchall()
+    by_table = con.execute(
+        "SELECT h.table_name, count(*) FROM violations v JOIN hands h USING (hand_id) "
+        "WHERE v.severity = 'error' GROUP BY 1 ORDER BY 2 DESC LIMIT 50"
+    ).fetchall()
+    return {
+        "available": True,
+        "by_rule": [{"rule_id": r, "severity": s, "count": n} for r, s, n in by_rule],
+        "errors_by_table": {t: n for t, n in by_table},
+    }
+
+
+def _flags_summary(con: Any, work: Path) -> dict[str, Any]:
+    from warehouse.db import table_exists
+
+    if not table_exists(con, "flags"):
+        return {"available": False, "total": 0}
+    by_family = dict(con.execute("SELECT family, count(*) FROM flags GROUP BY 1").fetchall())
+    by_severity = dict(con.execute("SELECT severity, count(*) FROM flags GROUP BY 1").fetchall())
+    new = updated = 0
+    hist_path = work / "history.duckdb"
+    if hist_path.exists():
+        con.execute(f"ATTACH '{hist_path}' AS hist (READ_ONLY)")
+        try:
+            has = con.execute(
+                "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'hist' "
+                "AND table_name = 'flag_history'"
+            ).fetchone()
+            if has and has[0]:
+                new, updated = con.execute(
+                    "SELECT count(*) FILTER (WHERE h.flag_id IS NULL), "
+                    "count(*) FILTER (WHERE h.flag_id IS NOT NULL AND h.score <> f.score) "
+                    "FROM flags f LEFT JOIN hist.flag_history h USING (flag_id)"
+                ).fetchone() or (0, 0)
+            else:
+                new = sum(by_family.values())
+        finally:
+            con.execute("DETACH hist")
+    else:
+        new = sum(by_family.values())
+    return {"available": True, "total": sum(by_family.values()), "new": int(new), "updated": int(updated),
+            "by_family": by_family, "by_severity": by_severity}
+
+
+def publish_snapshot(build: Path, serve_root: Path) -> Path:
+    return publish(build, serve_root)
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def elapsed(t0: float) -> float:
+    return round(time.perf_counter() - t0, 3)
