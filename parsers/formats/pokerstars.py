@@ -1,0 +1,516 @@
+"""PokerStars text hand histories (cash, tournament, Zoom, archive and Home Game layouts).
+
+Why written this way: ingest must reach tens of thousands of hands per second, so each line is
+classified by cheap string tests (``startswith``/``endswith``/``partition``) and only the rare
+header/seat/summary lines touch a regex. Player names may hold spaces, colons and brackets, so
+every split is anchored on the line's *ending* ("…: raises X to Y", "… collected X from pot"),
+and every name must be one that was seated, so a damaged line is quarantined instead of read
+as something plausible.
+
+Accounting conventions (what reconciliation checks):
+
+* ``site_total_pot``/``site_rake`` are the summary's "Total pot X | Rake Y"; other "| Name Z"
+  drops (jackpot, bad-beat fund) go to ``site_fees``. PokerStars' total is already "everything
+  put in, rake included, after uncalled returns".
+* "Main pot X. Side pot-N Y." amounts are written *after* rake, so ``Pot`` rows are emitted only
+  when the rake and fees are zero (then they are the pre-rake pots too).
+* Cash-outs ("X cashed out the hand for P | Cash Out Fee F") are a deal between the player and
+  the site, paid from the site's money, not from the pot: they are a ``cash_out`` action (amount
+  P, contribution 0). A pot share the summary marks "won (W) … (pot not awarded as player cashed
+  out)" was taken by the site instead of the player, so W goes into ``site_fees``; awards stay
+  exactly the "collected" lines. Σ awards + rake + fees = total pot then holds for every hand,
+  and a player's money result is Σ awards + Σ cash_out amounts − Σ contribution.
+* "posts small & big blinds T" is ``post_bb`` (the big blind, live) + ``post_dead`` (T − bb).
+* Fixed-limit headers give the small/big *bets*; ``Hand.bb`` is the small bet (the big blind)
+  and ``Hand.sb`` the posted small blind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from parsers.base import TextHandFormat, guarded_parse
+from parsers.formats.pokerstars_header import HOLE_COUNT, START_RE, parse_header, parse_table
+from parsers.model import (
+    Action,
+    Award,
+    Board,
+    Hand,
+    HoleCards,
+    Kind,
+    ParseError,
+    Pot,
+    Provenance,
+    Quarantined,
+    Seat,
+    Street,
+)
+from parsers.money import to_units
+from parsers.reading import Block, Line, iter_blocks, iter_lines
+
+_SEAT_RE = re.compile(r"^Seat (\d+): (.+) \((.+?) in chips(?:, [^)]*)?\)(.*)$")
+_SUMMARY_CARDS_RE = re.compile(
+    r"^Seat \d+: (.+?)(?: \((?:button|small blind|big blind|button blind)\))* (?:showed|mucked) \[([^\]]*)\]"
+)
+_WON_RE = re.compile(r"won \(([^)]*)\)")
+_BRACKETS_RE = re.compile(r"\[([^\]]*)\]")
+_POTS_RE = re.compile(r"(Total pot|Main pot|Side pot(?:-(\d+))?) (\S+?)\.?(?= |$)")
+
+#: live posts by their PokerStars wording (prefix of the verb)
+_POSTS: tuple[tuple[str, Kind], ...] = (
+    ("posts small blind ", Kind.POST_SB),
+    ("posts big blind ", Kind.POST_BB),
+    ("posts the ante ", Kind.POST_ANTE),
+    ("posts button blind ", Kind.POST_BB),
+    ("posts straddle ", Kind.POST_STRADDLE),
+)
+_STREETS = {
+    "FLOP": Street.FLOP,
+    "TURN": Street.TURN,
+    "RIVER": Street.RIVER,
+    "SHOW DOWN": Street.SHOWDOWN,
+    "PRE-FLOP": Street.PREFLOP,
+}
+#: "name: <verb>" lines that carry no chips or cards
+_IGNORED_VERBS = frozenset({"is sitting out", "sits out", "is back", "is away", "doesn't show hand"})
+#: lines without "name: " that carry no chips or cards (table chatter, seating)
+_IGNORED_SUFFIXES = (
+    " leaves the table",
+    " is disconnected",
+    " is connected",
+    " has timed out",
+    " has timed out while disconnected",
+    " has timed out while being disconnected",
+    " has returned",
+    " will be allowed to play after the button",
+    " was removed from the table for failing to post",
+    " is sitting out",
+    " sits out",
+)
+_IGNORED_PARTS = (
+    " joins the table at seat #",
+    " finished the tournament",
+    " wins the tournament",
+    " re-buys and receives ",
+    " takes the add-on and receives ",
+    " bounty for eliminating ",
+    " wins an entry to tournament #",
+)
+_OTHER_SUMMARY_PREFIXES = ("Board [", "FIRST Board [", "SECOND Board [", "Hand was run ", "Seat ")
+
+
+def _cards(text: str) -> str:
+    return text.replace(" ", "")
+
+
+class _Money:
+    """Amount text -> integer units for one hand (exact; a float in a chip game is refused)."""
+
+    __slots__ = ("scale",)
+
+    def __init__(self, scale: int) -> None:
+        self.scale = scale
+
+    def __call__(self, text: str, line_no: int) -> int:
+        s = text.strip()
+        if s and not s[0].isdigit():
+            s = s[1:].lstrip()  # $, €, £, or a replacement char for an undecodable €
+        if s.isdigit():
+            return int(s) * self.scale
+        if self.scale == 1 and "." in s:
+            raise ParseError(
+                f"chip amount {text.strip()!r} written as a decimal: not PokerStars output "
+                "(third-party converter, e.g. VitamintK's Pluribus files)",
+                line_no,
+            )
+        whole, dot, frac = s.partition(".")
+        if dot and self.scale == 100 and whole.isdigit() and frac.isdigit() and len(frac) <= 2:
+            return int(whole) * 100 + int(frac.ljust(2, "0"))
+        try:
+            return to_units(s, self.scale)
+        except ParseError as exc:
+            raise ParseError(exc.reason, line_no) from None
+
+
+def _split_archive_lines(lines: Iterator[Line]) -> Iterator[Line]:
+    """Lines as written, also splitting old Mac (CR-only) files whose lines arrive joined.
+
+    Offsets inside a CR-joined line are counted in UTF-8 bytes (exact for ASCII text)."""
+    for line in lines:
+        if "\r" not in line.text:
+            yield line
+            continue
+        offset = line.offset
+        for piece in line.text.split("\r"):
+            end = offset + len(piece.encode("utf-8")) + 1
+            yield Line(offset, min(end, line.end), piece)
+            offset = end
+
+
+def _is_separator(text: str) -> bool:
+    s = text.strip()
+    return not s or (s.startswith("*****") and s.endswith("*****"))
+
+
+class PokerStarsFormat(TextHandFormat):
+    name = "pokerstars"
+    priority = 20
+    description = "PokerStars text hand histories (cash, tournament, Zoom, archive, Home Game)"
+
+    def sniff(self, head: str) -> bool:
+        """The first line with text (after any archive banner) is a PokerStars header."""
+        for line in head.splitlines()[:20]:
+            if _is_separator(line):
+                continue
+            return START_RE.match(line) is not None and "Tournament #" not in line[:40]
+        return False
+
+    def is_start(self, line: str) -> bool:
+        c = line[:1]
+        if c not in ("P", " "):
+            return False
+        return START_RE.match(line) is not None
+
+    def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
+        source = str(path)
+        lines = _split_archive_lines(iter_lines(path))
+        for block in iter_blocks(lines, self.is_start):
+            # archive files put "*********** # 1 ****" banners between hands: not text to quarantine
+            if not self.is_start(block.lines[0]) and all(_is_separator(t) for t in block.lines):
+                continue
+            yield from guarded_parse(self, block, source)
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        return _parse_hand(block, source_file)
+
+
+def _parse_hand(block: Block, source_file: str) -> Hand | None:
+    lines = block.lines
+    first = lines[0].strip()
+    if "Tournament #" in first[:40] and not ("Hand #" in first or "Game #" in first):
+        return None  # a tournament summary: no hand in it
+    header = parse_header(first)
+    if len(lines) < 2:
+        raise ParseError("truncated hand: no table line", 1)
+    table = parse_table(lines[1])
+    currency = header.currency
+    if table.play_money:
+        currency = "PLAY"
+    if currency is None:
+        if any(ch in lines[0] for ch in "\ufffd"):
+            raise ParseError("currency symbol undecodable and no ISO code in the header", 1)
+        currency = "PLAY" if header.stakes_bb[:1].isdigit() else "USD"
+    scale = 1 if currency in ("PLAY", "CHIPS") else 100
+    money = _Money(scale)
+
+    hand = Hand(
+        hand_id=f"pokerstars:{header.hand_no}",
+        site="pokerstars",
+        site_hand_no=header.hand_no,
+        format="pokerstars",
+        variant=header.variant,
+        betting=header.betting,
+        game_type=header.game_type,
+        table_name=table.name,
+        sb=money(header.stakes_sb, 1),
+        bb=money(header.stakes_bb, 1),
+        currency=currency,
+        unit_scale=scale,
+        source_file=source_file,
+        byte_offset=block.offset,
+        byte_length=block.length,
+        started_at=header.started_at,
+        tournament_id=header.tournament_id,
+        tournament_level=header.tournament_level,
+        max_seats=table.max_seats,
+        button_seat=table.button_seat,
+    )
+    if header.ante is not None:
+        hand.ante = money(header.ante, 1)
+    if header.betting == "FL":  # header gives small/big bets: the big blind is the small bet
+        hand.bb = hand.sb
+        hand.sb = hand.bb // 2
+
+    seats = hand.seats
+    names: set[str] = set()
+    n = len(lines)
+    i = 2
+    while i < n:
+        text = lines[i].strip()
+        if not text.startswith("Seat "):
+            break
+        m = _SEAT_RE.match(text)
+        if m is None:
+            raise ParseError(f"unreadable seat line: {text!r}", i + 1)
+        player = m.group(2)
+        tail = m.group(4)
+        seats.append(Seat(int(m.group(1)), player, money(m.group(3), i + 1), bool(tail.strip())))
+        names.add(player)
+        i += 1
+    if not seats:
+        raise ParseError("truncated hand: no seats", i + 1)
+
+    actions = hand.actions
+    append = actions.append
+    street = Street.PREFLOP
+    committed: dict[str, int] = {}
+    dealt: dict[str, str] = {}
+    shown: dict[str, str] = {}
+    boards: dict[int, str] = {}
+    summary_boards: dict[int, str] = {}
+    awards = hand.awards
+    board_no = 1
+    seq = 0
+    in_summary = False
+    saw_summary = False
+    total_pot: int | None = None
+    rake: int | None = None
+    fees = 0
+    written_pots: list[Pot] = []
+    sb_posted: int | None = None
+
+    while i < n:
+        text = lines[i].strip()
+        i += 1
+        if not text:
+            continue
+        if text[0] == "*":
+            if text.startswith("*** "):
+                label = text[4 : text.find(" ***", 3)] if " ***" in text[3:] else text[4:]
+                if label == "SUMMARY":
+                    in_summary = saw_summary = True
+                    continue
+                if label.startswith("HOLE CARDS") or label.startswith("DEALING"):
+                    street = Street.PREFLOP
+                    continue
+                which = 1
+                if label.startswith("FIRST "):
+                    label = label[6:]
+                elif label.startswith("SECOND "):
+                    label = label[7:]
+                    which = 2
+                new_street = _STREETS.get(label)
+                if new_street is None:
+                    raise ParseError(
+                        f"street marker {text!r} is not PokerStars layout (third-party converter, "
+                        "e.g. VitamintK's Pluribus files)",
+                        i,
+                    )
+                if new_street is Street.SHOWDOWN:
+                    board_no = which
+                else:
+                    found = _BRACKETS_RE.findall(text)
+                    if found:
+                        boards[which] = "".join(_cards(b) for b in found)
+                if new_street is not street:
+                    street = new_street
+                    committed = {}
+                continue
+            if _is_separator(text):
+                continue
+            raise ParseError(f"unrecognised line {text!r}", i)
+
+        if in_summary:
+            if text.startswith("Total pot "):
+                total_pot, rake, fees, written_pots = _parse_total(text, money, i)
+            elif text.startswith("Seat "):
+                if "showed [" in text or "mucked [" in text:
+                    m = _SUMMARY_CARDS_RE.match(text)
+                    if m is not None and m.group(1) in names:
+                        shown.setdefault(m.group(1), _cards(m.group(2)))
+                if text.endswith("(pot not awarded as player cashed out)"):
+                    for won in _WON_RE.findall(text):
+                        fees += money(won, i)
+            elif "Board [" in text:
+                found = _BRACKETS_RE.findall(text)
+                summary_boards[2 if text.startswith("SECOND") else 1] = _cards(found[0]) if found else ""
+            elif not text.startswith(_OTHER_SUMMARY_PREFIXES):
+                raise ParseError(f"unrecognised summary line {text!r}", i)
+            continue
+
+        if ' said, "' in text:
+            continue
+        if text.startswith("Dealt to "):
+            name, sep, rest = text[9:].rpartition(" [")
+            if not sep:
+                if text[9:] in names:
+                    continue
+                raise ParseError(f"unreadable Dealt to line {text!r}", i)
+            if name not in names:
+                raise ParseError(f"cards dealt to unseated player {name!r}", i)
+            dealt[name] = "".join(_cards(c) for c in _BRACKETS_RE.findall("[" + rest))
+            continue
+        if text.startswith("Uncalled bet ("):
+            amount_text, _, name = text[14:].partition(") returned to ")
+            if name not in names:
+                raise ParseError(f"uncalled bet returned to unseated player {name!r}", i)
+            amount = money(amount_text, i)
+            committed[name] = committed.get(name, 0) - amount
+            append(Action(seq, street, name, Kind.UNCALLED_RETURN, amount, None, False, -amount))
+            seq += 1
+            continue
+
+        name, sep, verb = text.rpartition(": ")
+        if sep and name in names:
+            kind: Kind
+            if verb.startswith("folds"):
+                append(Action(seq, street, name, Kind.FOLD))
+            elif verb.startswith("checks"):
+                append(Action(seq, street, name, Kind.CHECK))
+            elif verb.startswith("calls "):
+                amt_text, _, tail = verb[6:].partition(" and ")
+                amount = money(amt_text, i)
+                committed[name] = committed.get(name, 0) + amount
+                append(Action(seq, street, name, Kind.CALL, amount, None, "all-in" in tail, amount))
+            elif verb.startswith("bets "):
+                amt_text, _, tail = verb[5:].partition(" and ")
+                amount = money(amt_text, i)
+                committed[name] = committed.get(name, 0) + amount
+                append(Action(seq, street, name, Kind.BET, amount, amount, "all-in" in tail, amount))
+            elif verb.startswith("raises "):
+                body, _, tail = verb[7:].partition(" and ")
+                by_text, to_sep, to_text = body.partition(" to ")
+                if not to_sep:
+                    raise ParseError(f"unreadable raise {text!r}", i)
+                amount = money(by_text, i)
+                raise_to = money(to_text, i)
+                contribution = raise_to - committed.get(name, 0)
+                committed[name] = raise_to
+                append(
+                    Action(seq, street, name, Kind.RAISE, amount, raise_to, "all-in" in tail, contribution)
+                )
+            elif verb.startswith("posts "):
+                if verb.startswith("posts small & big blinds "):
+                    amt_text, _, tail = verb[25:].partition(" and ")
+                    total = money(amt_text, i)
+                    live = min(hand.bb, total)
+                    committed[name] = committed.get(name, 0) + live
+                    all_in = "all-in" in tail
+                    append(Action(seq, street, name, Kind.POST_BB, live, None, all_in, live))
+                    seq += 1
+                    dead = total - live
+                    append(Action(seq, street, name, Kind.POST_DEAD, dead, None, all_in, dead))
+                else:
+                    post = next((p for p in _POSTS if verb.startswith(p[0])), None)
+                    if post is None:
+                        raise ParseError(f"unknown post {text!r}", i)
+                    prefix, kind = post
+                    amt_text, _, tail = verb[len(prefix) :].partition(" and ")
+                    amount = money(amt_text, i)
+                    if kind is Kind.POST_ANTE:
+                        if not hand.ante:
+                            hand.ante = amount
+                    else:
+                        committed[name] = committed.get(name, 0) + amount
+                        if kind is Kind.POST_SB and sb_posted is None:
+                            sb_posted = amount
+                        elif kind is Kind.POST_STRADDLE and not hand.straddle:
+                            hand.straddle = amount
+                    append(Action(seq, street, name, kind, amount, None, "all-in" in tail, amount))
+            elif verb.startswith("shows ") or verb.startswith("mucks "):
+                found = _BRACKETS_RE.findall(verb)
+                cards = _cards(found[0]) if found else None
+                is_show = verb[0] == "s"
+                if cards:
+                    shown.setdefault(name, cards)
+                elif is_show:
+                    raise ParseError(f"show without cards {text!r}", i)
+                show_kind = Kind.SHOW if is_show else Kind.MUCK
+                append(Action(seq, street, name, show_kind, None, None, False, 0, cards))
+            elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+                continue
+            else:
+                raise ParseError(f"unrecognised action {text!r}", i)
+            seq += 1
+            continue
+
+        if " collected " in text:
+            name, _, rest = text.rpartition(" collected ")
+            amt_text, from_sep, source = rest.partition(" from ")
+            if name not in names or not from_sep:
+                raise ParseError(f"unreadable collect line {text!r}", i)
+            if source in ("pot", "main pot"):
+                pot_no = 0
+            elif source == "side pot":
+                pot_no = 1
+            elif source.startswith("side pot-") and source[9:].isdigit():
+                pot_no = int(source[9:])
+            else:
+                raise ParseError(f"unknown pot {source!r}", i)
+            awards.append(Award(name, money(amt_text, i), pot_no, board_no))
+            continue
+        if " cashed out the hand for " in text:
+            name, _, rest = text.partition(" cashed out the hand for ")
+            if name not in names:
+                raise ParseError(f"cash-out by unseated player {name!r}", i)
+            paid = money(rest.partition(" | ")[0], i)
+            append(Action(seq, Street.SHOWDOWN, name, Kind.CASH_OUT, paid, None, False, 0))
+            seq += 1
+            continue
+        if text == "Hand cancelled":
+            hand.cancelled = True
+            continue
+        if text.endswith(_IGNORED_SUFFIXES) or any(part in text for part in _IGNORED_PARTS):
+            continue
+        raise ParseError(f"unrecognised line {text!r}", i)
+
+    if not saw_summary and not hand.cancelled:
+        raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
+
+    if sb_posted is not None and hand.betting == "FL":
+        hand.sb = sb_posted
+    hand.site_total_pot = total_pot
+    hand.site_rake = rake
+    hand.site_fees = fees if total_pot is not None else None
+    if written_pots and not rake and not fees:
+        hand.pots = written_pots
+    final_boards = summary_boards or boards
+    hand.boards = [Board(k, c) for k, c in sorted(final_boards.items()) if c]
+
+    hole = hand.hole_cards
+    if len(dealt) > 1:
+        for player, cards in dealt.items():
+            hole.append(HoleCards(player, cards, Provenance.OPERATOR))
+    elif dealt:
+        hero, cards = next(iter(dealt.items()))
+        hand.hero = hero
+        hole.append(HoleCards(hero, cards, Provenance.DEALT))
+    want = HOLE_COUNT.get(hand.variant, 2) * 2
+    for player, cards in shown.items():
+        if player not in dealt:
+            hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
+    return hand
+
+
+def _parse_total(text: str, money: _Money, line_no: int) -> tuple[int, int, int, list[Pot]]:
+    """'Total pot $26.35 Main pot $5.55. Side pot $19.68. | Rake $1.12 | Jackpot $0.10'."""
+    parts = text.split(" | ")
+    total: int | None = None
+    pots: list[Pot] = []
+    for label, side_no, amount in _POTS_RE.findall(parts[0]):
+        value = money(amount, line_no)
+        if label == "Total pot":
+            total = value
+        elif label == "Main pot":
+            pots.append(Pot(0, value))
+        else:
+            pots.append(Pot(int(side_no) if side_no else 1, value))
+    if total is None:
+        raise ParseError(f"unreadable total pot {text!r}", line_no)
+    rake = 0
+    fees = 0
+    for part in parts[1:]:
+        label, _, amount = part.strip().rpartition(" ")
+        if not label:
+            raise ParseError(f"unreadable summary drop {part!r}", line_no)
+        value = money(amount, line_no)
+        if label == "Rake":
+            rake += value
+        else:
+            fees += value
+    return total, rake, fees, pots
+
+
+FORMAT = PokerStarsFormat()
