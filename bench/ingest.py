@@ -48,7 +48,7 @@ def real_stars_hands(source: Path) -> list[str]:
             try:
                 if list(kit(block.strip() + "\n\n\n")):
                     hands.append(block.strip())
-            except Exception:  # noqa: BLE001 - keep only hands pokerkit accepts too
+            except Exception:
                 continue
     return hands
 
@@ -117,8 +117,9 @@ def main() -> None:
             code = (f"import sys,resource; sys.path.insert(0,{str(ROOT)!r}); from warehouse.ingest import ingest_paths;"
                     f"s=ingest_paths([{str(f)!r}], {str(Path(tmp) / f'mem{factor}.duckdb')!r}, progress=False);"
                     f"print(s.hands, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)")
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-            print(f"memory: {factor}x file ({f.stat().st_size / 1e6:.0f} MB, {int(out[0]):,} hands) peak RSS {out[1]} MB")
+            run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            n, rss = run.stdout.split()
+            print(f"memory: {factor}x file ({f.stat().st_size / 1e6:.0f} MB, {int(n):,} hands) peak RSS {rss} MB")
     print(f"(peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
 
 

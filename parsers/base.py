@@ -61,7 +61,7 @@ def guarded_parse(fmt: TextHandFormat, block: Block, source: str) -> Iterator[Ha
     except ParseError as exc:
         yield Quarantined(source, block.offset, raw, str(exc), fmt.name)
         return
-    except Exception as exc:  # noqa: BLE001 - a bad hand must never stop its file
+    except Exception as exc:
         yield Quarantined(source, block.offset, raw, f"{type(exc).__name__}: {exc}", fmt.name)
         return
     if hand is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .model import ParseError
 
-CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR", "\u20ac": "EUR"}
+CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
 
 def to_units(text: str, scale: int) -> int:

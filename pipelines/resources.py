@@ -8,7 +8,7 @@ from pathlib import Path
 import dagster as dg
 
 
-class AuditResource(dg.ConfigurableResource):  # type: ignore[misc]
+class AuditResource(dg.ConfigurableResource):  # type: ignore[type-arg]
     """Folders of the nightly audit (see ``pipelines.steps`` for the layout).
 
     ``files`` overrides the landing folder for one run (used by ``floorman audit PATH...``).
@@ -17,7 +17,7 @@ class AuditResource(dg.ConfigurableResource):  # type: ignore[misc]
     landing: str = os.environ.get("FLOORMAN_LANDING", "var/landing")
     work: str = os.environ.get("FLOORMAN_WORK", "var/audit")
     rulebook: str = ""
-    files: list[str] = []
+    files: list[str] = []  # noqa: RUF012 - pydantic copies field defaults
     db: str = ""  # combined warehouse path; default work/warehouse.duckdb
 
     @property

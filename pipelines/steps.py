@@ -207,11 +207,10 @@ def write_run_report(
     con = connect(build)
     try:
         con.execute(RUN_REPORTS_DDL)
-        one = lambda sql: (con.execute(sql).fetchone() or (0,))[0]  # noqa: E731
-        hands = int(one("SELECT count(*) FROM hands"))
-        quarantined = int(one("SELECT count(*) FROM quarantine"))
-        unreconciled = int(one("SELECT count(*) FROM reconciliation WHERE status = 'mismatch'"))
-        new_hands = int(one("SELECT coalesce(sum(new_hands), 0) FROM raw_files"))
+        hands = _scalar(con, "SELECT count(*) FROM hands")
+        quarantined = _scalar(con, "SELECT count(*) FROM quarantine")
+        unreconciled = _scalar(con, "SELECT count(*) FROM reconciliation WHERE status = 'mismatch'")
+        new_hands = _scalar(con, "SELECT coalesce(sum(new_hands), 0) FROM raw_files")
         qfiles = [r[0] for r in con.execute("SELECT DISTINCT source_file FROM quarantine ORDER BY 1").fetchall()]
         partitions = [r[0] for r in con.execute(
             "SELECT DISTINCT CAST(hand_date AS VARCHAR) FROM hands WHERE hand_date IS NOT NULL ORDER BY 1"
@@ -257,6 +256,11 @@ def write_run_report(
     return report
 
 
+def _scalar(con: Any, sql: str) -> int:
+    row = con.execute(sql).fetchone()
+    return int(row[0]) if row else 0
+
+
 def _export_reports(work: Path) -> Path:
     out = work / "run_reports.parquet"
     hist = connect(work / "history.duckdb")
@@ -269,7 +273,9 @@ def _export_reports(work: Path) -> Path:
 
 def _save_flag_history(hist: Any, build: Path) -> None:
     """Remember tonight's flags (id, score) so tomorrow can tell new from updated."""
-    hist.execute("CREATE TABLE IF NOT EXISTS flag_history (flag_id VARCHAR PRIMARY KEY, score DOUBLE, seen_at TIMESTAMP)")
+    hist.execute(
+        "CREATE TABLE IF NOT EXISTS flag_history (flag_id VARCHAR PRIMARY KEY, score DOUBLE, seen_at TIMESTAMP)"
+    )
     hist.execute(f"ATTACH '{build}' AS b (READ_ONLY)")
     try:
         has = hist.execute(

@@ -232,6 +232,7 @@ def ingest_paths(
     """Ingest files and folders into the warehouse at ``db_path``; see the module docstring."""
     started = time.perf_counter()
     summary = IngestSummary()
+    batch_hands = int(os.environ.get("FLOORMAN_INGEST_BATCH", batch_hands))
     files = list(iter_input_files(paths))
     con = connect(db_path)
     try:
@@ -257,7 +258,8 @@ def _progress(files: list[Path], show: bool) -> Iterable[Path]:
         return files
     from tqdm import tqdm
 
-    return tqdm(files, unit="file", desc="ingest", file=sys.stderr)
+    bar: Iterable[Path] = tqdm(files, unit="file", desc="ingest", file=sys.stderr)
+    return bar
 
 
 def _ingest_one(path: Path, known: set[str], loader: _Loader, summary: IngestSummary) -> None:
@@ -295,7 +297,7 @@ def _ingest_one(path: Path, known: set[str], loader: _Loader, summary: IngestSum
                 loader.add_hand(item, pending)
             else:
                 loader.add_quarantine(item, pending)
-    except Exception as exc:  # noqa: BLE001 - a parser bug in one file must not stop the run
+    except Exception as exc:
         loader.add_quarantine(
             Quarantined(str(path), 0, "", f"parser failed on the file: {type(exc).__name__}: {exc}", fmt.name),
             pending,

@@ -2,7 +2,9 @@
 
 
 
+import json
 import os
+from datetime import datetime
 from pathlib import Path
 
 import dagster as dg
@@ -26,6 +28,14 @@ night_job = dg.define_asset_job(
 nightly_schedule = dg.build_schedule_from_partitioned_job(partition_job, hour_of_day=3, minute_of_hour=0)
 
 
+def _is_day(name: str) -> bool:
+    try:
+        datetime.strptime(name, "%Y-%m-%d")
+    except ValueError:
+        return False
+    return True
+
+
 def _landing_root() -> Path:
     return Path(os.environ.get("FLOORMAN_LANDING", "var/landing"))
 
@@ -39,15 +49,11 @@ def landing_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult | dg.
     requests = []
     seen: dict[str, int] = {}
     for day in sorted(p for p in root.iterdir() if p.is_dir()):
-        try:
-            daily_hands.validate_partition_key(day.name)
-        except Exception:  # noqa: BLE001 - folders that are not a date are ignored
-            continue
+        if not _is_day(day.name):
+            continue  # folders that are not a date are ignored
         newest = max((f.stat().st_mtime_ns for f in day.rglob("*") if f.is_file()), default=0)
         seen[day.name] = newest
         requests.append((day.name, newest))
-    import json
-
     before = json.loads(context.cursor) if context.cursor else {}
     run_requests = [
         dg.RunRequest(run_key=f"{day}:{mtime}", partition_key=day)
