@@ -1,0 +1,279 @@
+"""A night on a site: tables open, players join and leave in sessions, hands are played and
+written, and the ground truth is collected.
+
+Why an event loop over table clocks: hand numbers must rise with time across all tables and a
+player's multi-tabling (and a team's joining the same table) must be consistent at any moment.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import combinations
+from pathlib import Path
+
+from .engine import HandRecord, SimPlayer, TableInfo, play_hand
+from .population import Population, make_population
+from .stars import write_hand
+
+STAKES = ((25, 50), (50, 100), (50, 100), (100, 200))
+_TABLE_NAMES = ("Aludra", "Bellatrix", "Capella", "Deneb", "Electra", "Fomalhaut", "Gienah", "Hadar",
+                "Izar", "Kochab", "Lesath", "Mirach", "Nashira", "Okul", "Phact", "Rigel", "Sabik",
+                "Tania", "Unuk", "Vega", "Wezen", "Zaniah")
+_ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV",
+          "XV", "XVI", "XVII", "XVIII", "XIX", "XX")
+
+
+@dataclass(slots=True)
+class Config:
+    hands: int
+    seed: int
+    tables: int | None = None
+    players: int | None = None
+    operator_mode: bool = False
+    fmt: str = "pokerstars"
+    start: datetime | None = None  # UTC, naive
+
+    def resolved_tables(self) -> int:
+        return self.tables or max(1, round(self.hands / 450))
+
+    def resolved_players(self) -> int:
+        return self.players or max(24, self.hands // 70)
+
+
+@dataclass(slots=True)
+class Table:
+    info: TableInfo
+    seats: list[SimPlayer | None]
+    stacks: list[int]
+    button: int = -1
+    hands: list[str] = field(default_factory=list)
+    first_hand_at: datetime | None = None
+
+
+@dataclass(slots=True)
+class Result:
+    """What a run produced: files, truth, and the hand records when asked to keep them."""
+
+    files: list[Path]
+    truth: dict[str, object]
+    records: list[HandRecord]
+    hands: int
+
+
+def default_start(now: datetime | None = None) -> datetime:
+    """Yesterday at 19:00 UTC: an evening session in Europe, afternoon in the US."""
+    now = now or datetime.utcnow()
+    day = (now - timedelta(days=1)).date()
+    return datetime(day.year, day.month, day.day, 19, 0, 0)
+
+
+def _buyin(p: SimPlayer, bb: int, rng: random.Random) -> int:
+    depth = p.style.buyin_bb
+    if depth >= 100:
+        depth = 100 if rng.random() < 0.7 else rng.randint(60, 100)
+    return depth * bb
+
+
+class Night:
+    def __init__(self, cfg: Config, keep_records: bool = False) -> None:
+        self.cfg = cfg
+        self.rng = random.Random(cfg.seed)
+        self.pop: Population = make_population(cfg.resolved_players(), self.rng)
+        self.keep = keep_records
+        self.records: list[HandRecord] = []
+        self.seated: Counter[str] = Counter()
+        self.evidence: dict[int, list[dict[str, object]]] = {}
+        self.together: Counter[tuple[str, str]] = Counter()
+        self.hand_no = 200_000_000_000 + (cfg.seed % 10_000) * 10_000_000
+        self.weights = [p.style.activity for p in self.pop.players]
+        self.by_name = self.pop.by_name()
+
+    # -- seating -------------------------------------------------------------------------------
+    def _free(self, p: SimPlayer, table: Table) -> bool:
+        return self.seated[p.name] < p.style.max_tables and all(s is not p for s in table.seats)
+
+    def _pick(self, table: Table) -> SimPlayer | None:
+        rng = self.rng
+        for s in table.seats:
+            if s is not None and s.buddies and rng.random() < 0.85:
+                for name in s.buddies:
+                    b = self.by_name[name]
+                    if self._free(b, table):
+                        return b
+        for _ in range(8):
+            p = rng.choices(self.pop.players, self.weights)[0]
+            if self._free(p, table):
+                return p
+        return None
+
+    def _sit(self, table: Table, k: int, p: SimPlayer) -> None:
+        table.seats[k] = p
+        table.stacks[k] = _buyin(p, table.info.bb, self.rng)
+        self.seated[p.name] += 1
+
+    def _leave(self, table: Table, k: int) -> None:
+        p = table.seats[k]
+        assert p is not None
+        self.seated[p.name] -= 1
+        table.seats[k] = None
+        table.stacks[k] = 0
+
+    def _churn(self, table: Table) -> None:
+        rng, bb = self.rng, table.info.bb
+        for k, p in enumerate(table.seats):
+            if p is None:
+                continue
+            if table.stacks[k] < 2 * bb:
+                if rng.random() < 0.7:
+                    table.stacks[k] = _buyin(p, bb, rng)
+                else:
+                    self._leave(table, k)
+            elif rng.random() < 1 / 70:
+                self._leave(table, k)
+        for k, p in enumerate(table.seats):
+            if p is None and rng.random() < 0.35:
+                q = self._pick(table)
+                if q is not None:
+                    self._sit(table, k, q)
+
+    # -- hands ---------------------------------------------------------------------------------
+    def _play(self, table: Table, when: datetime) -> None:
+        occupied = [k for k, p in enumerate(table.seats) if p is not None]
+        m = table.info.max_seats
+        nxt = [(table.button + d) % m for d in range(1, m + 1)]
+        button = next(k for k in nxt if table.seats[k] is not None)
+        table.button = button
+        after = [(button + d) % m for d in range(1, m + 1)]
+        order = [k for k in after if table.seats[k] is not None]  # ends with the button
+        if len(occupied) == 2:
+            order = [button] + [k for k in order if k != button]
+        self.hand_no += self.rng.randint(1, 60)
+        players = [table.seats[k] for k in order]
+        rec = HandRecord(
+            hand_no=self.hand_no,
+            table=table.info,
+            started_at=when,
+            button_seat=button + 1,
+            seat_nos=[k + 1 for k in order],
+            players=[p for p in players if p is not None],
+            stacks=[table.stacks[k] for k in order],
+            sb_i=0,
+            bb_i=1,
+            holes=[],
+            board=[],
+        )
+        deck = self.rng.sample(range(52), 2 * len(order) + 5)
+        play_hand(rec, deck, self.rng)
+        for idx, k in enumerate(order):
+            table.stacks[k] = rec.final[idx]
+        table.hands.append(write_hand(rec, self.cfg.operator_mode))
+        if table.first_hand_at is None:
+            table.first_hand_at = when
+        names = sorted(p.name for p in rec.players)
+        for a, b in combinations(names, 2):
+            self.together[(a, b)] += 1
+        hand_id = f"pokerstars:{rec.hand_no}"
+        for team, act, who in rec.acts:
+            self.evidence.setdefault(team, []).append({"hand_id": hand_id, "act": act, "players": list(who)})
+        if self.keep:
+            self.records.append(rec)
+
+    def run(self) -> list[Table]:
+        cfg, rng = self.cfg, self.rng
+        start = cfg.start or default_start()
+        tables: list[Table] = []
+        for t in range(cfg.resolved_tables()):
+            m = 6 if rng.random() < 0.7 else 9
+            sb, bb = rng.choice(STAKES)
+            name = f"{_TABLE_NAMES[t % len(_TABLE_NAMES)]} {_ROMAN[(t // len(_TABLE_NAMES)) % len(_ROMAN)]}"
+            if t >= len(_TABLE_NAMES) * len(_ROMAN):
+                name += f" {t}"
+            info = TableInfo(name, m, sb, bb, rake_cap=min(3 * bb, 300))
+            tables.append(Table(info, [None] * m, [0] * m))
+        heap = [(start + timedelta(seconds=rng.randint(0, 5400)), t) for t in range(len(tables))]
+        heapq.heapify(heap)
+        played = 0
+        while played < cfg.hands:
+            when, t = heapq.heappop(heap)
+            table = tables[t]
+            self._churn(table)
+            if sum(1 for p in table.seats if p is not None) >= 2:
+                self._play(table, when)
+                played += 1
+                gap = rng.randint(25, 70) if table.info.max_seats == 6 else rng.randint(35, 95)
+            else:
+                gap = 60
+            heapq.heappush(heap, (when + timedelta(seconds=gap), t))
+        return tables
+
+    def truth(self, tables: list[Table]) -> dict[str, object]:
+        pop = self.pop
+        colluding = set()
+        for team in pop.teams:
+            colluding.update(tuple(sorted(pair)) for pair in combinations(team.members, 2))
+        met = set(self.together)
+        truth_teams = []
+        for t, team in enumerate(pop.teams):
+            entry: dict[str, object] = {"id": team.id, "family": team.family, "members": team.members}
+            if team.roles:
+                entry["roles"] = team.roles
+            entry["evidence"] = self.evidence.get(t, [])
+            entry["hands_together"] = sum(
+                self.together.get(tuple(sorted(pair)), 0) for pair in combinations(team.members, 2)  # type: ignore[misc]
+            )
+            truth_teams.append(entry)
+        return {
+            "seed": self.cfg.seed,
+            "hands": self.cfg.hands,
+            "format": self.cfg.fmt,
+            "operator_mode": self.cfg.operator_mode,
+            "site": "pokerstars",
+            "teams": truth_teams,
+            "confounders": [{"kind": kind, "players": names} for kind, names in pop.confounders],
+            "players": {
+                p.name: {"style": p.style.name, "team": pop.teams[p.team].id if p.team is not None else None,
+                         "confounder": p.confounder}
+                for p in pop.players
+            },
+            "stats": {
+                "players": len(pop.players),
+                "tables": len(tables),
+                "candidate_pairs": len(met),
+                "colluding_pairs": len(colluding),
+                "colluding_pairs_met": len(colluding & met),
+                "colluding_share": round(len(colluding & met) / max(len(met), 1), 5),
+            },
+        }
+
+
+def file_name(table: Table) -> str:
+    info = table.info
+    day = table.first_hand_at.strftime("%Y%m%d") if table.first_hand_at else "00000000"
+    low = f"{info.sb // 100}.{info.sb % 100:02d}" if info.sb % 100 else f"{info.sb // 100}"
+    high = f"{info.bb // 100}.{info.bb % 100:02d}" if info.bb % 100 or info.sb % 100 else f"{info.bb // 100}"
+    return f"HH{day} {info.name} - ${low}-${high} - USD No Limit Hold'em.txt"
+
+
+def simulate(cfg: Config, out: Path, truth_path: Path, keep_records: bool = False) -> Result:
+    """Play ``cfg.hands`` hands, write one file per table into ``out`` and the truth JSON."""
+    night = Night(cfg, keep_records)
+    tables = night.run()
+    out.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    for table in tables:
+        if not table.hands:
+            continue
+        path = out / file_name(table)
+        with path.open("w", encoding="utf-8", newline="\n") as fh:
+            fh.write("\n\n\n".join(table.hands))
+            fh.write("\n\n\n")
+        files.append(path)
+    truth = night.truth(tables)
+    truth_path.parent.mkdir(parents=True, exist_ok=True)
+    truth_path.write_text(json.dumps(truth, indent=1, sort_keys=True), encoding="utf-8")
+    return Result(files, truth, night.records, cfg.hands)
