@@ -1,0 +1,84 @@
+"""Queue: flags ranked by score with filters, case status and reviewer workload."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import polars as pl
+import streamlit as st
+
+from dashboards import ui
+from dashboards.review_store import STATUSES
+
+user = ui.require("read")
+db = ui.snapshot()
+st.title("Review queue")
+ui.snapshot_caption(db)
+q = ui.queue(str(db))
+if q.is_empty():
+    st.info("No flags in this snapshot.")
+    st.stop()
+store = ui.store()
+statuses = store.statuses()
+q = q.with_columns(
+    pl.col("flag_id").map_elements(lambda c: statuses.get(c, ("open", None))[0], return_dtype=pl.String)
+    .alias("status"),
+    pl.col("flag_id").map_elements(lambda c: statuses.get(c, ("open", None))[1], return_dtype=pl.String)
+    .alias("assignee"),
+)
+
+with st.expander("Filters", expanded=True):
+    c1, c2, c3 = st.columns(3)
+    families = c1.multiselect("Family", sorted(q["family"].unique().to_list()), key="f_family")
+    status = c2.multiselect("Status", list(STATUSES), default=["open", "escalated"], key="f_status")
+    min_score = c3.slider("Minimum score", 0.0, 1.0, 0.0, 0.05, key="f_score")
+    c4, c5, c6 = st.columns(3)
+    all_tables = sorted({t for ts in q["tables"].to_list() for t in ts})
+    tables = c4.multiselect("Table", all_tables, key="f_table")
+    player = c5.text_input("Player", key="f_player").strip()
+    last = q["last_hand_at"].drop_nulls()
+    if len(last):
+        lo, hi = last.min().date(), last.max().date()  # type: ignore[union-attr]
+        dates = c6.date_input("Last hand between", (lo, hi), key="f_dates")
+    else:
+        dates = ()
+
+view = q.filter(pl.col("score") >= min_score)
+if families:
+    view = view.filter(pl.col("family").is_in(families))
+if status:
+    view = view.filter(pl.col("status").is_in(status))
+if tables:
+    view = view.filter(pl.col("tables").list.eval(pl.element().is_in(tables)).list.any())
+if player:
+    view = view.filter(pl.col("players").list.contains(player))
+if isinstance(dates, tuple) and len(dates) == 2:
+    start, end = dates
+    view = view.filter(
+        pl.col("last_hand_at").is_null()
+        | pl.col("last_hand_at").is_between(
+            dt.datetime.combine(start, dt.time.min), dt.datetime.combine(end, dt.time.max)
+        )
+    )
+
+st.write(f"{view.height} of {q.height} flags")
+st.dataframe(
+    view.select("flag_id", "score", "severity", "family", "players", "status", "assignee", "tables",
+                "n_evidence", "last_hand_at", "mode"),
+    hide_index=True,
+    use_container_width=True,
+)
+if view.height:
+    pick = st.selectbox("Open case", view["flag_id"].to_list(), key="queue_pick")
+    if st.button("Open case", key="open_case"):
+        st.session_state["case_id"] = pick
+        st.switch_page("app_pages/case.py")
+
+st.subheader("Reviewer workload")
+wl = store.workload()
+if wl:
+    st.dataframe(
+        pl.DataFrame([{"reviewer": k, **v} for k, v in sorted(wl.items())]), hide_index=True
+    )
+else:
+    st.caption("No decisions or assignments yet.")

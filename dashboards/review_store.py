@@ -1,0 +1,263 @@
+"""Reviewer state: case status, decisions, notes and an append-only audit log.
+
+Why SQLite in WAL mode: the dashboard (many sessions, threads) and the nightly pipeline (reads
+reviewer labels) touch this store concurrently, which DuckDB's one-writer rule forbids; SQLite's
+WAL gives many readers plus one writer across processes. Why triggers: the audit log and the
+decision history must survive any role, so UPDATE/DELETE on them RAISE inside the database itself,
+not just in this module.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROLES = ("viewer", "reviewer", "admin")
+DECISIONS = ("dismiss", "escalate", "confirm")
+#: case status after each decision (a case never decided is "open")
+STATUS_AFTER = {"dismiss": "dismissed", "escalate": "escalated", "confirm": "confirmed"}
+STATUSES = ("open", "dismissed", "escalated", "confirmed")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS cases (
+    case_id    TEXT PRIMARY KEY,
+    status     TEXT NOT NULL,
+    assignee   TEXT,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    case_id    TEXT NOT NULL,
+    decision   TEXT NOT NULL CHECK (decision IN ('dismiss', 'escalate', 'confirm')),
+    reason     TEXT NOT NULL CHECK (length(trim(reason)) > 0),
+    actor      TEXT NOT NULL,
+    at         TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS notes (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    case_id TEXT NOT NULL,
+    actor   TEXT NOT NULL,
+    at      TEXT NOT NULL,
+    text    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit_log (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    at       TEXT NOT NULL,
+    actor    TEXT NOT NULL,
+    action   TEXT NOT NULL,
+    object   TEXT NOT NULL,
+    previous TEXT,
+    new      TEXT
+);
+CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS decisions_no_update BEFORE UPDATE ON decisions
+BEGIN SELECT RAISE(ABORT, 'decisions are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS decisions_no_delete BEFORE DELETE ON decisions
+BEGIN SELECT RAISE(ABORT, 'decisions are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS notes_no_update BEFORE UPDATE ON notes
+BEGIN SELECT RAISE(ABORT, 'notes are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS notes_no_delete BEFORE DELETE ON notes
+BEGIN SELECT RAISE(ABORT, 'notes are append-only'); END;
+"""
+
+class PermissionDenied(Exception):
+    """The acting user's role may not do this."""
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """The acting person and role (authenticated by ``dashboards.auth``)."""
+
+    name: str
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    case_id: str
+    decision: str
+    reason: str
+    actor: str
+    at: str
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class ReviewStore:
+    """One SQLite file; every call opens a short connection so threads never share one."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as con:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        con = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        try:
+            con.execute("PRAGMA busy_timeout=10000")
+            yield con
+        finally:
+            con.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """Write transaction taken up front (BEGIN IMMEDIATE) so read-then-write is atomic."""
+        with self._connect() as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                yield con
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            con.execute("COMMIT")
+
+    def journal_mode(self) -> str:
+        with self._connect() as con:
+            return str(con.execute("PRAGMA journal_mode").fetchone()[0])
+
+    # -- cases and decisions -------------------------------------------------------------------
+    def statuses(self) -> dict[str, tuple[str, str | None]]:
+        """case_id -> (status, assignee) for every case anyone has touched."""
+        with self._connect() as con:
+            rows = con.execute("SELECT case_id, status, assignee FROM cases").fetchall()
+        return {c: (s, a) for c, s, a in rows}
+
+    def status(self, case_id: str) -> str:
+        with self._connect() as con:
+            row = con.execute("SELECT status FROM cases WHERE case_id = ?", (case_id,)).fetchone()
+        return "open" if row is None else str(row[0])
+
+    def assign(self, case_id: str, assignee: str, actor: User) -> None:
+        if actor.role not in ("reviewer", "admin"):
+            raise PermissionDenied(f"{actor.name} ({actor.role}) may not assign cases")
+        with self._tx() as con:
+            row = con.execute("SELECT status, assignee FROM cases WHERE case_id = ?", (case_id,)).fetchone()
+            status, prev = ("open", None) if row is None else row
+            con.execute(
+                "INSERT OR REPLACE INTO cases VALUES (?, ?, ?, ?)", (case_id, status, assignee, _now())
+            )
+            self._audit(
+                con, actor.name, "case.assign", case_id, {"assignee": prev}, new={"assignee": assignee}
+            )
+
+    def decide(self, case_id: str, decision: str, reason: str, actor: User) -> Decision:
+        """Record a decision; only reviewers and admins may, and a reason is mandatory."""
+        if actor.role not in ("reviewer", "admin"):
+            raise PermissionDenied(f"{actor.name} ({actor.role}) may not record decisions")
+        if decision not in DECISIONS:
+            raise ValueError(f"unknown decision {decision!r}; expected one of {DECISIONS}")
+        if not reason.strip():
+            raise ValueError("a decision needs a reason")
+        at = _now()
+        with self._tx() as con:
+            row = con.execute("SELECT status, assignee FROM cases WHERE case_id = ?", (case_id,)).fetchone()
+            prev_status, assignee = ("open", None) if row is None else row
+            new_status = STATUS_AFTER[decision]
+            con.execute(
+                "INSERT INTO decisions (case_id, decision, reason, actor, at) VALUES (?, ?, ?, ?, ?)",
+                (case_id, decision, reason, actor.name, at),
+            )
+            con.execute(
+                "INSERT OR REPLACE INTO cases VALUES (?, ?, ?, ?)",
+                (case_id, new_status, assignee or actor.name, at),
+            )
+            self._audit(
+                con,
+                actor.name,
+                f"case.{decision}",
+                case_id,
+                {"status": prev_status},
+                new={"status": new_status, "reason": reason},
+                at=at,
+            )
+        return Decision(case_id, decision, reason, actor.name, at)
+
+    def decisions(self, case_id: str) -> list[Decision]:
+        with self._connect() as con:
+            rows = con.execute(
+                "SELECT case_id, decision, reason, actor, at FROM decisions WHERE case_id = ? ORDER BY id",
+                (case_id,),
+            ).fetchall()
+        return [Decision(*r) for r in rows]
+
+    def add_note(self, case_id: str, text: str, actor: User) -> None:
+        if actor.role not in ("reviewer", "admin"):
+            raise PermissionDenied(f"{actor.name} ({actor.role}) may not add notes")
+        with self._tx() as con:
+            con.execute(
+                "INSERT INTO notes (case_id, actor, at, text) VALUES (?, ?, ?, ?)",
+                (case_id, actor.name, _now(), text),
+            )
+
+    def notes(self, case_id: str) -> list[tuple[str, str, str]]:
+        with self._connect() as con:
+            rows = con.execute(
+                "SELECT actor, at, text FROM notes WHERE case_id = ? ORDER BY id", (case_id,)
+            ).fetchall()
+        return [(a, t, x) for a, t, x in rows]
+
+    def workload(self) -> dict[str, dict[str, int]]:
+        """Per reviewer: decisions recorded and cases currently assigned and still open/escalated."""
+        out: dict[str, dict[str, int]] = {}
+        with self._connect() as con:
+            for actor, n in con.execute("SELECT actor, count(*) FROM decisions GROUP BY actor"):
+                out.setdefault(actor, {"decisions": 0, "assigned_open": 0})["decisions"] = n
+            for who, n in con.execute(
+                "SELECT assignee, count(*) FROM cases WHERE assignee IS NOT NULL "
+                "AND status IN ('open', 'escalated') GROUP BY assignee"
+            ):
+                out.setdefault(who, {"decisions": 0, "assigned_open": 0})["assigned_open"] = n
+        return out
+
+    # -- audit log -----------------------------------------------------------------------------
+    def audit_log(self, case_id: str | None = None) -> list[dict[str, str | None]]:
+        q = "SELECT at, actor, action, object, previous, new FROM audit_log"
+        args: tuple[str, ...] = ()
+        if case_id is not None:
+            q += " WHERE object = ?"
+            args = (case_id,)
+        with self._connect() as con:
+            rows = con.execute(q + " ORDER BY id", args).fetchall()
+        keys = ("at", "actor", "action", "object", "previous", "new")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    def log_event(self, actor: str, action: str, obj: str, detail: dict[str, str] | None = None) -> None:
+        """Audit a non-mutating but sensitive act (e.g. an evidence export, a login)."""
+        with self._tx() as con:
+            self._audit(con, actor, action, obj, None, new=detail)
+
+    @staticmethod
+    def _audit(
+        con: sqlite3.Connection,
+        actor: str,
+        action: str,
+        obj: str,
+        previous: dict[str, str | None] | None,
+        *,
+        new: dict[str, str] | None,
+        at: str | None = None,
+    ) -> None:
+        con.execute(
+            "INSERT INTO audit_log (at, actor, action, object, previous, new) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                at or _now(),
+                actor,
+                action,
+                obj,
+                None if previous is None else json.dumps(previous, sort_keys=True),
+                None if new is None else json.dumps(new, sort_keys=True),
+            ),
+        )

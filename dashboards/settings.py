@@ -1,0 +1,49 @@
+"""Where the dashboard finds its snapshot, review store and users file (environment driven).
+
+Why re-read on every page run: a nightly publish flips ``published/CURRENT``; resolving the
+pointer per run (and using the snapshot path as the cache key) moves every session to the new
+snapshot on its next interaction, with no restart and no connection to the old file kept open.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from warehouse.snapshot import current_snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    published: Path | None  # folder holding CURRENT (FLOORMAN_PUBLISHED)
+    db: Path | None  # a fixed snapshot file (FLOORMAN_DB), wins over published
+    review_db: Path
+    users_file: Path
+    source_root: Path | None  # base for relative hands.source_file paths
+    auth_mode: str  # "local" or "oidc"
+
+    def snapshot(self) -> Path:
+        """The snapshot to read now (follows the pointer file on every call)."""
+        if self.db is not None:
+            return self.db
+        if self.published is None:
+            raise FileNotFoundError("set FLOORMAN_PUBLISHED (folder with CURRENT) or FLOORMAN_DB")
+        return current_snapshot(self.published)
+
+
+def load(env: dict[str, str] | None = None) -> Settings:
+    env = dict(os.environ) if env is None else env
+    var = Path(env.get("FLOORMAN_VAR", "var"))
+
+    def opt(name: str) -> Path | None:
+        return Path(env[name]) if env.get(name) else None
+
+    return Settings(
+        published=opt("FLOORMAN_PUBLISHED"),
+        db=opt("FLOORMAN_DB"),
+        review_db=opt("FLOORMAN_REVIEW_DB") or var / "review.sqlite",
+        users_file=opt("FLOORMAN_USERS") or var / "users.json",
+        source_root=opt("FLOORMAN_SOURCE_ROOT"),
+        auth_mode=env.get("FLOORMAN_AUTH", "local"),
+    )

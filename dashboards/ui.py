@@ -1,0 +1,104 @@
+"""Streamlit glue shared by every page: the logged-in user, access checks, cached queries.
+
+Why one module: each page starts with ``user = ui.require("read")`` so a page opened directly
+(or by a stale link) still refuses an anonymous or under-privileged session, not only the
+navigation menu. Cached queries take the snapshot path as their key (see settings.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import streamlit as st
+
+from dashboards import auth, data, settings
+from dashboards.review_store import ReviewStore, User
+
+
+def config() -> settings.Settings:
+    return settings.load()
+
+
+def store() -> ReviewStore:
+    return ReviewStore(config().review_db)
+
+
+def snapshot() -> Path:
+    return config().snapshot()
+
+
+def current_user() -> User | None:
+    """The session's user: local login (session state) or OIDC identity mapped to a role."""
+    user = st.session_state.get("user")
+    if isinstance(user, User):
+        return user
+    if config().auth_mode == "oidc" and getattr(st.user, "is_logged_in", False):
+        roles = dict(st.secrets.get("floorman", {}).get("roles", {}))
+        email = st.user.get("email")
+        role = auth.oidc_role(str(email) if email else None, roles)
+        if role is not None:
+            return User(str(email), role)
+    return None
+
+
+def require(action: str) -> User:
+    """Stop the page unless the session may perform ``action``."""
+    user = current_user()
+    if user is None:
+        st.warning("Please log in.")
+        st.stop()
+    if not auth.can(user.role, action):
+        st.error(f"Your role ({user.role}) does not allow this page.")
+        st.stop()
+    return user
+
+
+@st.cache_data(ttl=600, max_entries=64, show_spinner=False)
+def queue(db: str) -> pl.DataFrame:
+    return data.queue(db)
+
+
+@st.cache_data(ttl=600, max_entries=256, show_spinner=False)
+def flag(db: str, flag_id: str) -> dict[str, Any] | None:
+    return data.flag(db, flag_id)
+
+
+@st.cache_data(ttl=600, max_entries=256, show_spinner=False)
+def hand_rows(db: str, hand_ids: tuple[str, ...]) -> dict[str, pl.DataFrame]:
+    return data.hand_rows(db, hand_ids)
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def shared_hands(db: str, players: tuple[str, ...]) -> pl.DataFrame:
+    return data.shared_hands(db, players)
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def player_summary(db: str, player: str) -> dict[str, Any]:
+    return data.player_summary(db, player)
+
+
+@st.cache_data(ttl=600, max_entries=32, show_spinner=False)
+def violations_summary(db: str, by: str) -> pl.DataFrame:
+    return data.violations_summary(db, by)
+
+
+@st.cache_data(ttl=600, max_entries=64, show_spinner=False)
+def violations_list(db: str, rule_id: str | None) -> pl.DataFrame:
+    return data.violations_list(db, rule_id)
+
+
+@st.cache_data(ttl=600, max_entries=16, show_spinner=False)
+def run_reports(db: str) -> pl.DataFrame:
+    return data.run_reports(db)
+
+
+@st.cache_data(ttl=600, max_entries=16, show_spinner=False)
+def overview(db: str) -> dict[str, int]:
+    return data.overview(db)
+
+
+def snapshot_caption(db: Path) -> None:
+    st.caption(f"snapshot: {db.name}")

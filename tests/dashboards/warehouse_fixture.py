@@ -1,0 +1,333 @@
+"""A small, hand-checked warehouse with the tables the dashboard reads (incl. others' WIP tables).
+
+Why hand-written: the detectors, rules and pipeline tables are being built in parallel, so the
+dashboard tests need realistic rows now. Three PokerStars-style hands are written to a text file
+(the raw evidence the export must reproduce byte for byte) and their canonical rows are typed in
+by hand from that text; every amount is checked by the reconciliation equations in the tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import duckdb
+
+from pipelines.steps import RUN_REPORTS_DDL
+from warehouse.db import schema_sql
+
+#: DDL for tables other engineers are building (schemas from the dashboard brief)
+EXTRA_DDL = """
+CREATE TABLE IF NOT EXISTS flags (
+    flag_id VARCHAR PRIMARY KEY, run_id VARCHAR, family VARCHAR, players VARCHAR[], score DOUBLE,
+    severity VARCHAR, mode VARCHAR, explanation VARCHAR, evidence_hands VARCHAR[], observed VARCHAR,
+    benign_explanation VARCHAR, overturn VARCHAR, detector_version VARCHAR, params VARCHAR,
+    created_at TIMESTAMP, first_hand_at TIMESTAMP, last_hand_at TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS violations (
+    hand_id VARCHAR, action_seq INTEGER, rule_id VARCHAR, rulebook VARCHAR, severity VARCHAR,
+    house_decision BOOLEAN, allowed_outcomes VARCHAR, expected VARCHAR, actual VARCHAR,
+    message VARCHAR, run_id VARCHAR
+);
+CREATE TABLE IF NOT EXISTS action_states (
+    hand_id VARCHAR, seq INTEGER, player VARCHAR, street VARCHAR, to_call BIGINT, pot_before BIGINT,
+    min_raise_to BIGINT, max_raise_to BIGINT, stack_before BIGINT
+);
+"""
+
+HAND_TEXTS = [
+    """PokerStars Hand #1001:  Hold'em No Limit ($0.50/$1.00 USD) - 2026/11/28 20:00:00 ET
+Table 'Alcor' 6-max Seat #1 is the button
+Seat 1: alice ($100 in chips)
+Seat 2: bob ($100 in chips)
+Seat 3: carol ($100 in chips)
+Seat 4: dave ($100 in chips)
+bob: posts small blind $0.50
+carol: posts big blind $1
+*** HOLE CARDS ***
+dave: raises $2 to $3
+alice: folds
+bob: folds
+carol: calls $2
+*** FLOP *** [Ah 7d 2c]
+carol: checks
+dave: bets $4
+carol: folds
+Uncalled bet ($4) returned to dave
+dave collected $6.50 from pot
+*** SUMMARY ***
+Total pot $6.50 | Rake $0
+""",
+    """PokerStars Hand #1002:  Hold'em No Limit ($0.50/$1.00 USD) - 2026/11/28 20:02:00 ET
+Table 'Alcor' 6-max Seat #2 is the button
+Seat 1: alice ($100 in chips)
+Seat 2: bob ($99.50 in chips)
+Seat 3: carol ($97 in chips)
+Seat 4: dave ($103.50 in chips)
+carol: posts small blind $0.50
+dave: posts big blind $1
+*** HOLE CARDS ***
+alice: raises $2 to $3
+bob: calls $3
+carol: folds
+dave: folds
+*** FLOP *** [Kh Kd 4s]
+alice: bets $5
+bob: calls $5
+*** TURN *** [Kh Kd 4s] [9c]
+alice: bets $12
+bob: calls $12
+*** RIVER *** [Kh Kd 4s 9c] [Qh]
+alice: bets $30
+bob: folds
+Uncalled bet ($30) returned to alice
+alice collected $40.50 from pot
+*** SUMMARY ***
+Total pot $41.50 | Rake $1
+""",
+    """PokerStars Hand #1003:  Hold'em No Limit ($0.50/$1.00 USD) - 2026/11/28 20:04:00 ET
+Table 'Alcor' 6-max Seat #3 is the button
+Seat 1: alice ($120.50 in chips)
+Seat 2: bob ($79.50 in chips)
+Seat 3: carol ($96.50 in chips)
+Seat 4: dave ($102.50 in chips)
+dave: posts small blind $0.50
+alice: posts big blind $1
+*** HOLE CARDS ***
+bob: raises $0.50 to $1.50
+carol: folds
+dave: folds
+alice: calls $0.50
+*** FLOP *** [As Ad 5h]
+alice: checks
+bob: bets $60
+alice: folds
+Uncalled bet ($60) returned to bob
+bob collected $3.50 from pot
+*** SUMMARY ***
+Total pot $3.50 | Rake $0
+""",
+]
+
+PLAYERS = ("alice", "bob", "carol", "dave")
+
+# (seq, street, player, kind, amount, raise_to, contribution) per hand, typed from HAND_TEXTS
+ACTIONS: dict[str, list[tuple[int, str, str, str, int | None, int | None, int]]] = {
+    "pokerstars:1001": [
+        (0, "preflop", "bob", "post_sb", 50, None, 50),
+        (1, "preflop", "carol", "post_bb", 100, None, 100),
+        (2, "preflop", "dave", "raise", 200, 300, 300),
+        (3, "preflop", "alice", "fold", None, None, 0),
+        (4, "preflop", "bob", "fold", None, None, 0),
+        (5, "preflop", "carol", "call", 200, None, 200),
+        (6, "flop", "carol", "check", None, None, 0),
+        (7, "flop", "dave", "bet", 400, 400, 400),
+        (8, "flop", "carol", "fold", None, None, 0),
+        (9, "flop", "dave", "uncalled_return", 400, None, -400),
+    ],
+    "pokerstars:1002": [
+        (0, "preflop", "carol", "post_sb", 50, None, 50),
+        (1, "preflop", "dave", "post_bb", 100, None, 100),
+        (2, "preflop", "alice", "raise", 200, 300, 300),
+        (3, "preflop", "bob", "call", 300, None, 300),
+        (4, "preflop", "carol", "fold", None, None, 0),
+        (5, "preflop", "dave", "fold", None, None, 0),
+        (6, "flop", "alice", "bet", 500, 500, 500),
+        (7, "flop", "bob", "call", 500, None, 500),
+        (8, "turn", "alice", "bet", 1200, 1200, 1200),
+        (9, "turn", "bob", "call", 1200, None, 1200),
+        (10, "river", "alice", "bet", 3000, 3000, 3000),
+        (11, "river", "bob", "fold", None, None, 0),
+        (12, "river", "alice", "uncalled_return", 3000, None, -3000),
+    ],
+    "pokerstars:1003": [
+        (0, "preflop", "dave", "post_sb", 50, None, 50),
+        (1, "preflop", "alice", "post_bb", 100, None, 100),
+        (2, "preflop", "bob", "raise", 50, 150, 150),
+        (3, "preflop", "carol", "fold", None, None, 0),
+        (4, "preflop", "dave", "fold", None, None, 0),
+        (5, "preflop", "alice", "call", 50, None, 50),
+        (6, "flop", "alice", "check", None, None, 0),
+        (7, "flop", "bob", "bet", 6000, 6000, 6000),
+        (8, "flop", "alice", "fold", None, None, 0),
+        (9, "flop", "bob", "uncalled_return", 6000, None, -6000),
+    ],
+}
+STACKS = {
+    "pokerstars:1001": (10000, 10000, 10000, 10000),
+    "pokerstars:1002": (10000, 9950, 9700, 10350),
+    "pokerstars:1003": (12050, 7950, 9650, 10250),
+}
+BUTTON = {"pokerstars:1001": 1, "pokerstars:1002": 2, "pokerstars:1003": 3}
+BOARDS = {"pokerstars:1001": "Ah7d2c", "pokerstars:1002": "KhKd4s9cQh", "pokerstars:1003": "AsAd5h"}
+AWARDS = {"pokerstars:1001": ("dave", 650), "pokerstars:1002": ("alice", 4050), "pokerstars:1003": ("bob", 350)}
+TOTAL_POT = {"pokerstars:1001": 650, "pokerstars:1002": 4150, "pokerstars:1003": 350}
+RAKE = {"pokerstars:1001": 0, "pokerstars:1002": 100, "pokerstars:1003": 0}
+#: operator-mode export: every player's cards known
+HOLE = {
+    "pokerstars:1001": {"alice": "9c8c", "bob": "Jd3s", "carol": "Td9d", "dave": "AcKs"},
+    "pokerstars:1002": {"alice": "7s2d", "bob": "KsQs", "carol": "8h3c", "dave": "5d4d"},
+    "pokerstars:1003": {"alice": "AhKc", "bob": "6c6d", "carol": "Jh2h", "dave": "QcTc"},
+}
+STARTED = {
+    "pokerstars:1001": "2026-11-29 01:00:00",
+    "pokerstars:1002": "2026-11-29 01:02:00",
+    "pokerstars:1003": "2026-11-29 01:04:00",
+}
+
+
+def _observed(metrics: list[tuple[str, float, float, float, float]]) -> str:
+    """metrics as the detectors write them: value, population p50/p95 and the value's percentile."""
+    return json.dumps(
+        {
+            "metrics": [
+                {"name": n, "value": v, "population_p50": p50, "population_p95": p95, "percentile": pct}
+                for n, v, p50, p95, pct in metrics
+            ]
+        }
+    )
+
+
+FLAGS = [
+    (
+        "F-chip-001", "run-2026-11-29", "chip_dumping", ["alice", "bob"], 0.93, "high", "operator",
+        "bob folds strong made hands to alice's river bets and alice wins 20.50 from bob in 2 hands.",
+        ["pokerstars:1002", "pokerstars:1003"],
+        _observed([
+            ("fold_to_river_bet_vs_partner", 1.0, 0.38, 0.71, 99.4),
+            ("net_transfer_bb_per_100", 683.0, 0.0, 95.0, 99.9),
+            ("fold_equity_given_up", 0.97, 0.12, 0.55, 99.7),
+        ]),
+        "Bob may be a weak, risk-averse player who folds too often on scary boards.",
+        "Bob folds strong hands equally often against players other than alice.",
+        "chip_dumping-1.2.0", json.dumps({"min_hands": 2, "window_days": 30}),
+    ),
+    (
+        "F-ring-002", "run-2026-11-29", "collusion_ring", ["alice", "bob", "carol"], 0.71, "medium",
+        "operator", "alice, bob and carol sit together far more often than chance and rarely raise each other.",
+        ["pokerstars:1002", "pokerstars:1001"],
+        _observed([("co_play_ratio", 4.2, 1.0, 2.1, 98.1), ("raise_rate_vs_ring", 0.05, 0.22, 0.41, 3.0)]),
+        "Friends who like the same table and stakes.",
+        "Comparable raise rates against ring members and outsiders.",
+        "ring-0.4.1", json.dumps({"min_cooccurrence": 3}),
+    ),
+    (
+        "F-soft-003", "run-2026-11-28", "soft_play", ["carol", "dave"], 0.55, "medium", "operator",
+        "dave checks back strong hands against carol.",
+        ["pokerstars:1001"],
+        _observed([("check_back_strong_vs_partner", 0.8, 0.3, 0.6, 97.0)]),
+        "Pot control on a dry board.", "Same line against other opponents.",
+        "soft_play-0.9.0", json.dumps({}),
+    ),
+    (
+        "F-sqz-004", "run-2026-11-28", "squeeze", ["bob", "dave"], 0.21, "low", "player",
+        "bob and dave raise in sequence around a caller.",
+        ["pokerstars:1003"],
+        _observed([("squeeze_sequences", 1.0, 0.2, 0.9, 90.0)]),
+        "Small sample.", "More hands.", "squeeze-0.2.0", json.dumps({}),
+    ),
+]
+
+
+def write_hand_file(folder: Path) -> tuple[Path, str, list[tuple[int, int]]]:
+    """Write the hand histories; return the file, its sha256 and each hand's (offset, length)."""
+    path = folder / "Alcor-2026-11-28.txt"
+    spans: list[tuple[int, int]] = []
+    data = b""
+    for text in HAND_TEXTS:
+        raw = text.encode("utf-8")
+        spans.append((len(data), len(raw)))
+        data += raw + b"\n\n"
+    path.write_bytes(data)
+    return path, hashlib.sha256(data).hexdigest(), spans
+
+
+def build_warehouse(db_path: Path, data_dir: Path) -> Path:
+    """Create a warehouse at db_path from the three hands plus flags/violations/states/runs."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    src, sha, spans = write_hand_file(data_dir)
+    con = duckdb.connect(str(db_path))
+    try:
+        con.execute(schema_sql())
+        con.execute(EXTRA_DDL)
+        for (hand_id, acts), (offset, length) in zip(ACTIONS.items(), spans, strict=True):
+            no = hand_id.split(":")[1]
+            con.execute(
+                "INSERT INTO hands VALUES (?, 'pokerstars', ?, 'pokerstars', 'holdem', 'NL', 'cash', NULL, NULL,"
+                " 'Alcor', 6, ?, 50, 100, 0, 0, 0, 'USD', 100, ?, CAST(? AS TIMESTAMP)::DATE, NULL,"
+                " 'operator', ?, ?, 0, false, 4, ?, ?, ?, ?)",
+                [hand_id, no, BUTTON[hand_id], STARTED[hand_id], STARTED[hand_id], TOTAL_POT[hand_id],
+                 RAKE[hand_id], str(src), sha, offset, length],
+            )
+            for i, (player, stack) in enumerate(zip(PLAYERS, STACKS[hand_id], strict=True)):
+                con.execute("INSERT INTO seats VALUES (?, ?, ?, ?, false, NULL)", [hand_id, i + 1, player, stack])
+            for seq, street, player, kind, amount, raise_to, contrib in acts:
+                con.execute(
+                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, false, ?, NULL)",
+                    [hand_id, seq, street, player, kind, amount, raise_to, contrib],
+                )
+            for player, cards in HOLE[hand_id].items():
+                con.execute("INSERT INTO hole_cards VALUES (?, ?, ?, 'operator')", [hand_id, player, cards])
+            con.execute("INSERT INTO boards VALUES (?, 1, ?)", [hand_id, BOARDS[hand_id]])
+            winner, amount = AWARDS[hand_id]
+            con.execute("INSERT INTO awards VALUES (?, ?, ?, 0, 1)", [hand_id, winner, amount])
+            contributed = sum(a[6] for a in acts)
+            con.execute(
+                "INSERT INTO reconciliation VALUES (?, 'ok', ?, ?, ?, 0, ?, ?, NULL, NULL, 0, NULL)",
+                [hand_id, contributed, amount, RAKE[hand_id], amount + RAKE[hand_id] - contributed,
+                 contributed - TOTAL_POT[hand_id]],
+            )
+        con.execute(
+            "INSERT INTO raw_files VALUES (?, ?, ?, 'pokerstars', 'utf-8', 3, 3, 0, TIMESTAMP '2026-11-29 03:00:00',"
+            " '2026-11-29')",
+            [sha, str(src), src.stat().st_size],
+        )
+        con.execute(
+            "INSERT INTO quarantine VALUES (?, ?, 9999, 'pokerstars', 'truncated hand', 'PokerStars Hand #1004: ...',"
+            " TIMESTAMP '2026-11-29 03:00:00')",
+            [sha, str(src)],
+        )
+        for f in FLAGS:
+            con.execute(
+                "INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TIMESTAMP '2026-11-29 03:10:00',"
+                " TIMESTAMP '2026-11-29 01:00:00', TIMESTAMP '2026-11-29 01:04:00')",
+                list(f),
+            )
+        con.execute(
+            "INSERT INTO violations VALUES ('pokerstars:1003', 2, 'RAISE.MIN', 'online-standard', 'high', false,"
+            " NULL, 'raise to >= $2.00', 'raise to $1.50',"
+            " 'Raise to $1.50 is below the minimum raise-to of $2.00 (BB $1 + last raise $1).', 'run-2026-11-29'),"
+            " ('pokerstars:1002', 3, 'UNDERCALL.FULL_CALL', 'CEP-2023', 'low', true, '[\"accept\", \"require full\"]',"
+            " 'call $3.00', 'call $3.00', 'Floor discretion example (house decision).', 'run-2026-11-29')"
+        )
+        # action_states for hand 1003, computed by hand from the text: blinds 50/100
+        con.execute(
+            "INSERT INTO action_states VALUES"
+            " ('pokerstars:1003', 2, 'bob', 'preflop', 100, 150, 200, 7950, 7950),"
+            " ('pokerstars:1003', 3, 'carol', 'preflop', 150, 300, 250, 9650, 9650),"
+            " ('pokerstars:1003', 4, 'dave', 'preflop', 100, 300, 250, 10250, 10200),"
+            " ('pokerstars:1003', 5, 'alice', 'preflop', 50, 300, 250, 12050, 11950)"
+        )
+        checks = [
+            {"name": "parse_rate", "passed": True, "severity": "error", "detail": "3/4 hands parsed (75.0%)"},
+            {"name": "chip_conservation", "passed": True, "severity": "error", "detail": "0 mismatches"},
+            {"name": "rule_errors", "passed": False, "severity": "warn", "detail": "1 high-severity finding"},
+        ]
+        con.execute(RUN_REPORTS_DDL)
+        for run_id, started, part, hands, quarantined, violations, run_checks in (
+            ("run-2026-11-28", "2026-11-28 03:00:00", "2026-11-27", 0, 0, {},
+             [{"name": "parse_rate", "passed": True, "severity": "error", "detail": "no hands"}]),
+            ("run-2026-11-29", "2026-11-29 03:00:00", "2026-11-28", 3, 1,
+             {"by_rule": {"RAISE.MIN": 1, "UNDERCALL.FULL_CALL": 1}}, checks),
+        ):
+            report = {"run_id": run_id, "hands": hands, "checks": run_checks}
+            con.execute(
+                "INSERT INTO run_reports VALUES (?, CAST(? AS TIMESTAMP), CAST(? AS TIMESTAMP) + INTERVAL 5 MINUTE,"
+                " ?, ?, ?, ?, 0, ?, ?, '[]', ?, ?)",
+                [run_id, started, started, json.dumps([part]), hands, hands, quarantined, json.dumps(violations),
+                 json.dumps({"new": 2, "updated": 0}), json.dumps(run_checks), json.dumps(report)],
+            )
+    finally:
+        con.close()
+    return db_path
