@@ -1,0 +1,326 @@
+"""PartyPoker text hand histories ("***** Hand History for Game N *****").
+
+Why its own parser: Party writes every bet as the chips *added* (like 888, whose format descends
+from it), an "is all-In [x]" line that does not say whether it calls, bets or raises, and the
+game line names the table cap ("$50 USD NL Texas Hold'em") rather than the blinds on most
+tables. Decisions:
+
+* Blinds come from the game line when it writes them ("$0.01/$0.02"), else from the posts.
+* "is all-In [x]" adds x: a call when it does not exceed the street's top bet, a bet when nobody
+  has bet, otherwise a raise; all-in is also derived when a player's chips reach their stack.
+* "posts big blind + dead [x]": live big blind plus dead small blind (x − bb), two rows.
+* Uncalled bets: never written. Party pays them back inside "wins"; a return row is derived only
+  when Σ wins ≤ (everything put in − the unmatched excess), i.e. when the site's own total shows
+  the excess was not paid through "wins" (see ``pacific`` for the same rule).
+* Rake and total pot are not written in this format: ``site_rake`` stays None.
+* Time: the zone abbreviation the site writes (EDT, CET, MESZ, ...) is converted to UTC; an
+  unknown abbreviation gives ``started_at`` None.
+* Stud and other non-flop games are quarantined as unsupported variants; lines of the
+  converted / third-party layouts this parser does not know quarantine the hand with the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from parsers.base import TextHandFormat, guarded_parse
+from parsers.formats._ledger import Ledger
+from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.money import to_units
+from parsers.reading import Block, iter_blocks, iter_lines
+
+_SNIFF = re.compile(r"(?m)^\W{0,3}\*\*\*\*\* Hand History [Ff]or Game \d+ \*\*\*\*\*")
+_HEADER = re.compile(r"^\W{0,3}\*\*\*\*\* Hand History [Ff]or Game (\d+) \*\*\*\*\*")
+_DATE = re.compile(r"- ?\w+, ?(\w+) (\d+), (\d\d:\d\d:\d\d) (\w*) ?(\d{4})\s*$")
+_BLINDS = re.compile(r"^\s*[$€£]?\s*([\d.,]+)\s*/\s*[$€£]?\s*([\d.,]+)")
+_TRNY = re.compile(r"Trny: ?(\d+)")
+_TABLE = re.compile(r"^Table (?P<table>.+?)\s*\(\s*(?P<money>Real Money|Play Money)\s*\)")
+_SEAT = re.compile(r"^[Ss]eat ?(\d+): (.*?) \( ?(.+?) ?\)\s*$")
+_BUTTON = re.compile(r"Seat (\d+) is the button")
+_BRACKET = re.compile(
+    r"^(?P<p>.*?) (?P<v>posts small blind|posts big blind \+ dead|posts big blind|posts ante|calls|raises"
+    r"|bets|is all-In|shows|doesn't show) *\[ ?(?P<a>[^]]*?) ?\]"
+)
+_WINS = re.compile(
+    r"^(?P<p>.*?) wins (?:Lo \()?(?P<a>[$€£]? ?[\d.,][\d.,\s]*?)(?: ?(?:USD|EUR|GBP|chips))? ?\)?"
+    r"(?: from (?P<pot>(?:the )?(?:main|side) pot(?: #?\d+)?))?(?: with .*)?\.?\s*$"
+)
+_DEALT = re.compile(r"^Dealt to (.*?) \[ ?(.*?) ?\]\s*$")
+_STRUCTURE = re.compile(r"\b(NL|PL|FL)\b")
+_SYSTEM = re.compile(
+    r"^(?:Your time bank|Due to current high memory|.* is disconnected\. We will wait|"
+    r".* could not respond in time|.* has been reconnected|.* shows ?[\dA-Z,]+ +for low|"
+    r"Player .* finished in \d|Congratulations to player )"
+)
+_STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
+_MONTHS = {m: i for i, m in enumerate(
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+     "October", "November", "December"], start=1)}
+_ZONES: dict[str, tzinfo] = {
+    "ET": ZoneInfo("America/New_York"), "EDT": timezone(timedelta(hours=-4)),
+    "EST": timezone(timedelta(hours=-5)), "CET": timezone(timedelta(hours=1)),
+    "CEST": timezone(timedelta(hours=2)), "MEZ": timezone(timedelta(hours=1)),
+    "MESZ": timezone(timedelta(hours=2)), "BST": timezone(timedelta(hours=1)),
+    "GMT": UTC, "UTC": UTC, "EET": timezone(timedelta(hours=2)),
+    "EEST": timezone(timedelta(hours=3)), "MSK": ZoneInfo("Europe/Moscow"),
+    "MSKS": timezone(timedelta(hours=4)), "ICT": timezone(timedelta(hours=7)),
+    "YEKST": timezone(timedelta(hours=6)),
+}
+_IGNORED_ENDINGS = (
+    " has joined the table.", " has left the table.", " does not show cards.", " is sitting out",
+    " did not respond in time", " for this hand.", " has been disconnected", " is connected",
+    " will sit out", " sits out",
+)
+
+
+def _game(line: str) -> tuple[str, str]:
+    """(variant, betting) from the game line; unsupported games raise."""
+    low = line.lower()
+    if "stud" in low or "draw" in low or "razz" in low or "badugi" in low:
+        name = re.sub(r"^.*?(\d Card Stud[\w -]*?|Razz|Badugi|[\w ]*Draw)\b.*$", r"\1", line).strip()
+        raise ParseError(f"unsupported variant: {name}")
+    if "double hold" in low or "short deck" in low:
+        raise ParseError(f"unsupported variant: {line.strip()}")
+    if "omaha" in low:
+        variant = "omaha_hilo" if "hi-lo" in low or "hi/lo" in low else "omaha"
+    elif "hold'em" in low or "holdem" in low:
+        variant = "holdem"
+    else:
+        raise ParseError(f"unsupported variant: {line.strip()}")
+    structure = _STRUCTURE.search(line)
+    if structure is not None:
+        return variant, structure.group(1)
+    if "/" in line.split(" - ", maxsplit=1)[0]:
+        return variant, "FL"  # Party writes limit games without a prefix: "$15/$30 USD Texas Hold'em"
+    raise ParseError(f"no betting structure in {line!r}")
+
+
+def _started(line: str) -> datetime | None:
+    m = _DATE.search(line)
+    if m is None or m.group(1) not in _MONTHS:
+        return None
+    zone = _ZONES.get(m.group(4))
+    if zone is None:
+        return None
+    hh, mm, ss = (int(x) for x in m.group(3).split(":"))
+    local = datetime(int(m.group(5)), _MONTHS[m.group(1)], int(m.group(2)), hh, mm, ss)
+    return local.replace(tzinfo=zone).astimezone(UTC).replace(tzinfo=None)
+
+
+class PartyPokerFormat(TextHandFormat):
+    name = "partypoker"
+    priority = 100
+    description = "PartyPoker text hand histories"
+
+    def sniff(self, head: str) -> bool:
+        return _SNIFF.search(head) is not None
+
+    def is_start(self, line: str) -> bool:
+        line = line.lstrip("\x00\ufeff")
+        return _HEADER.match(line) is not None or line.startswith(("#Game No", "Game #"))
+
+    def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
+        """A hand starts at its '#Game No' / 'Game #N starts.' preamble, else at the header."""
+        prev = ""
+
+        def starts(text: str) -> bool:
+            nonlocal prev
+            line = text.lstrip("\x00\ufeff")
+            pre = line.startswith(("#Game No", "Game #"))
+            hit = (pre and not prev.startswith("Game #")) or (
+                _HEADER.match(line) is not None and not prev.startswith(("#Game No", "Game #"))
+            )
+            if line.strip():
+                prev = line
+            return hit
+
+        source = str(path)
+        for block in iter_blocks(iter_lines(path), starts):
+            yield from guarded_parse(self, block, source)
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        lines = [line.replace("\x00", "") for line in block.lines]
+        if all(line.startswith(("Game #", "#Game No")) or not line.strip() for line in lines):
+            return None  # a 'Game #N starts.' announcement with no hand written after it
+        at = next((i for i, line in enumerate(lines[:4]) if _HEADER.match(line)), None)
+        if at is None:
+            raise ParseError("truncated hand: no 'Hand History for Game' header")
+        lines = lines[at:]
+        if len(lines) < 5:
+            raise ParseError("truncated hand: header incomplete")
+        head = _HEADER.match(lines[0])
+        assert head is not None
+        hand_no = head.group(1)
+        game_line = lines[1]
+        variant, betting = _game(game_line)
+        table_line = lines[2]
+        table = _TABLE.match(table_line)
+        if table is None:
+            raise ParseError(f"unrecognised table line {table_line!r}", 3)
+        trny = _TRNY.search(game_line) or _TRNY.search(" ".join(lines[1:5]))
+        tournament = trny is not None or "Buy-in" in game_line
+        if tournament:
+            currency, scale = "CHIPS", 1
+        elif table["money"] == "Play Money":
+            currency, scale = "PLAY", 100
+        else:
+            currency = "EUR" if ("EUR" in game_line or "€" in game_line) else (
+                "GBP" if "GBP" in game_line else "USD")
+            scale = 100
+        hand = Hand(
+            hand_id=f"partypoker:{hand_no}", site="partypoker", site_hand_no=hand_no,
+            format=self.name, variant=variant, betting=betting,
+            game_type="tournament" if tournament else "cash", table_name=table["table"].strip(),
+            sb=0, bb=0, currency=currency, unit_scale=scale, source_file=source_file,
+            byte_offset=block.offset, byte_length=block.length, started_at=_started(game_line),
+            tournament_id=trny.group(1) if trny else None,
+        )
+        blinds = _BLINDS.match(game_line) if not tournament else None
+        if blinds is not None and "/" in game_line.split("-")[0]:
+            hand.sb, hand.bb = to_units(blinds.group(1), scale), to_units(blinds.group(2), scale)
+        _read_body(hand, lines, 3, scale)
+        return hand
+
+
+def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
+    stacks: dict[str, int] = {}
+    led = Ledger()
+    board: list[str] = []
+    shown: set[str] = set()
+    first_sb = first_bb = 0
+    for no, raw in enumerate(lines[start:], start=start + 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("** "):
+            if line.startswith("** Dealing down cards"):
+                continue
+            word = line[11:].split(" ", 1)[0] if line.startswith("** Dealing ") else ""
+            street = _STREETS.get(word)
+            if street is None:
+                raise ParseError(f"unrecognised street line {line!r}", no)
+            led.new_street(street)
+            board.append(_cards(line.split("[", 1)[1].rsplit("]", 1)[0]))
+            continue
+        if line[:4] in ("Seat", "seat"):
+            seat = _SEAT.match(line)
+            if seat:
+                player = seat.group(2)
+                if player in stacks or not player.strip():
+                    raise ParseError(f"duplicate or blank player name {player!r}", no)
+                stacks[player] = to_units(_money(seat.group(3)), scale)
+                hand.seats.append(Seat(int(seat.group(1)), player, stacks[player]))
+                continue
+        button = _BUTTON.search(line)
+        if button and (line.startswith(("Seat", "Table")) or "--" in line):
+            hand.button_seat = int(button.group(1))
+            continue
+        if line.startswith(("Total number of players", "Trny", "Blinds", "NL Texas", "Game #", "#Game No")):
+            if line.startswith("Total number of players"):
+                cap = line.split("/")[-1].strip()
+                hand.max_seats = int(cap) if cap.isdigit() else None
+            continue
+        if line.endswith(_IGNORED_ENDINGS) or _SYSTEM.match(line):
+            continue
+        if line.startswith("Dealt to "):
+            dealt = _DEALT.match(line)
+            if dealt is None:
+                raise ParseError(f"unrecognised deal line {line!r}", no)
+            hand.hero = dealt.group(1)
+            hand.hole_cards.append(HoleCards(dealt.group(1), _cards(dealt.group(2)), Provenance.DEALT))
+            continue
+        bare = line.rstrip(".").rstrip().replace(" Forward Folds", " folds")
+        if bare.endswith((" folds", " checks")):
+            player, _, verb = bare.rpartition(" ")
+            if player in stacks:
+                led.simple(player, Kind.FOLD if verb == "folds" else Kind.CHECK)
+                continue
+        if " wins " in line:
+            if line.count(" wins ") > 1:
+                raise ParseError("two award lines run together (line break lost in the export)", no)
+            w = _WINS.match(line)
+            if w and w["p"] in stacks:
+                pot = w["pot"] or "main pot"
+                digits = re.findall(r"\d+", pot)
+                pot_no = int(digits[0]) if "side" in pot and digits else (1 if "side" in pot else 0)
+                hand.awards.append(Award(w["p"], to_units(_money(w["a"]), scale), pot_no))
+                continue
+        m = _BRACKET.match(line)
+        if m is None or m["p"] not in stacks:
+            if ": " in line and line.split(": ", 1)[0] in stacks:
+                continue  # chat
+            if m is not None:
+                raise ParseError(f"action by a player not in the seat list: {m['p']!r}", no)
+            raise ParseError(f"unrecognised line {line!r}", no)
+        player, verb, text = m["p"], m["v"], m["a"]
+        if verb in ("shows", "doesn't show"):
+            shown_cards = _cards(text)
+            led.show(player, Kind.SHOW if verb == "shows" else Kind.MUCK, shown_cards)
+            if player != hand.hero and player not in shown:
+                shown.add(player)
+                hand.hole_cards.append(HoleCards(player, shown_cards, Provenance.SHOWN))
+            continue
+        value = to_units(_money(text), scale)
+        all_in = verb == "is all-In" or (value > 0 and led.total_in.get(player, 0) + value == stacks[player])
+        if verb == "posts small blind":
+            led.post(player, Kind.POST_SB, value, all_in)
+            first_sb = first_sb or value
+        elif verb == "posts big blind":
+            led.post(player, Kind.POST_BB, value, all_in)
+            first_bb = first_bb or value
+        elif verb == "posts big blind + dead":
+            live = hand.bb or first_bb
+            if not live or value <= live:
+                raise ParseError(f"cannot split big blind + dead {text!r}", no)
+            led.post(player, Kind.POST_BB, live, all_in)
+            led.post(player, Kind.POST_DEAD, value - live, all_in)
+        elif verb == "posts ante":
+            led.post(player, Kind.POST_ANTE, value, all_in)
+            hand.ante = max(hand.ante, value)
+        elif verb == "calls":
+            led.called(player, value, all_in)
+        elif verb == "bets":
+            led.added(player, Kind.BET, value, all_in)
+        elif verb == "raises":
+            led.added(player, Kind.RAISE, value, all_in)
+        else:  # is all-In: kind from the street's bets
+            top = max(led.street_in.values(), default=0)
+            mine = led.street_in.get(player, 0) + value
+            kind = Kind.CALL if mine <= top else (Kind.BET if top == 0 else Kind.RAISE)
+            led.added(player, kind, value, True)
+    if not hand.awards:
+        raise ParseError("truncated hand: no winner written")
+    if not hand.bb:
+        hand.sb, hand.bb = first_sb, first_bb
+    excess = led.uncalled_excess()
+    if excess is not None and sum(a.amount for a in hand.awards) <= led.contributed() - excess[1]:
+        at = max(i + 1 for i, a in enumerate(led.actions) if a.kind not in (Kind.SHOW, Kind.MUCK))
+        led.insert_return(at, excess[0], excess[1])
+    hand.actions = led.actions
+    if board:
+        hand.boards.append(Board(1, "".join(board)))
+
+
+def _money(text: str) -> str:
+    for word in ("USD", "EUR", "GBP", "chips"):
+        text = text.replace(word, "")
+    return text.strip()
+
+
+def _cards(text: str) -> str:
+    tokens = [t for t in re.split(r"[,\s]+", text) if t]
+    out = []
+    for tok in tokens:
+        rank, suit = tok[:-1], tok[-1:].lower()
+        rank = "T" if rank == "10" else rank.upper()
+        if rank not in "23456789TJQKA" or len(rank) != 1 or suit not in "shdc":
+            raise ParseError(f"unreadable card {tok!r}")
+        out.append(rank + suit)
+    return "".join(out)
+
+
+FORMAT = PartyPokerFormat()
