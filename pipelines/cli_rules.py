@@ -1,0 +1,91 @@
+"""`floorman check` and `floorman violations`: run the rule checker over a warehouse and export findings.
+
+Why thin: the CLI only opens the database, picks profiles and calls ``rules``; the same functions
+serve the Dagster assets and the dashboard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import uuid
+from collections import Counter
+from typing import Any
+
+import duckdb
+
+from rules.check import check_hands
+from rules.profiles import PROFILE_NAMES, load_mapping
+from rules.store import VIOLATION_FIELDS, ensure_schema, load_hands, read_violations, write_results
+from warehouse import db
+
+
+def _connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """The warehouse's own connect (creates and migrates the warehouse schema for writers)."""
+    return db.connect(path, read_only=read_only)
+
+
+def run_check(db_path: str, rulebook: str | None) -> dict[str, Any]:
+    """Replay every hand in the warehouse, write action_states and violations; return a summary."""
+    con = _connect(db_path)
+    try:
+        ensure_schema(con)
+        mapping = load_mapping()
+        hands = list(load_hands(con))
+        states, findings = check_hands(hands, rulebook=rulebook, mapping=mapping)
+        books = {h.hand_id: rulebook or mapping.name_for(h) for h in hands}
+        run_id = uuid.uuid4().hex[:12]
+        write_results(con, [h.hand_id for h in hands], states, findings, books, run_id)
+        sev = Counter(f.severity for f, _ in findings)
+        return {"run_id": run_id, "hands": len(hands), "action_states": len(states), "findings": len(findings),
+                "errors": sev.get("error", 0), "warnings": sev.get("warning", 0), "info": sev.get("info", 0)}
+    finally:
+        con.close()
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    summary = run_check(args.db, args.rulebook)
+    print(json.dumps(summary))
+    return 0
+
+
+def _cmd_violations(args: argparse.Namespace) -> int:
+    con = _connect(args.db, read_only=True)
+    try:
+        rows = read_violations(con)
+    finally:
+        con.close()
+    if args.format == "json":
+        json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(VIOLATION_FIELDS))
+        writer.writeheader()
+        writer.writerows(rows)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `check` and `violations` to the main `floorman` CLI."""
+    p = subparsers.add_parser("check", help="replay every hand and check it against its rulebook")
+    p.add_argument("--db", required=True, help="DuckDB warehouse file")
+    p.add_argument("--rulebook", choices=PROFILE_NAMES, help="override the site/table → rulebook map")
+    p.set_defaults(func=_cmd_check)
+    v = subparsers.add_parser("violations", help="export the findings of the last check")
+    v.add_argument("--db", required=True)
+    v.add_argument("--format", choices=("json", "csv"), default="json")
+    v.set_defaults(func=_cmd_violations)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry point (the main CLI in pipelines/cli.py calls ``register``)."""
+    parser = argparse.ArgumentParser(prog="floorman")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,33 @@
+"""What a check reports: one ``Finding`` per broken (or floor-discretion) rule at one action.
+
+Why a NamedTuple: findings are produced in the replay's inner loop and written in bulk, so they
+are plain tuples; ``rulebook``, ``run_id`` and the rule version are added once per run when stored.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+#: bump when a check's logic changes, so stored findings say which logic produced them
+RULES_VERSION = "2026.1"
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+
+
+class Finding(NamedTuple):
+    hand_id: str
+    action_seq: int | None  # None: the finding concerns the whole hand
+    rule_id: str
+    severity: str  # error | warning | info
+    house_decision: bool  # the rulebook leaves it to the floor: not a violation
+    allowed_outcomes: str | None  # for house decisions, the legal rulings ("|"-separated)
+    expected: str
+    actual: str
+    message: str  # plain English, quoting the seed passage
+
+
+def fmt(amount: int | None) -> str:
+    """Amounts in findings are the hand's integer units, grouped for reading."""
+    return "-" if amount is None else f"{amount:,}"
