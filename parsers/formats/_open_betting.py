@@ -13,7 +13,7 @@ is what it added (capped at the caller's remaining stack, an all-in call for les
 
 from __future__ import annotations
 
-from parsers.model import LIVE_POSTS, Action, Kind, ParseError, Street
+from parsers.model import DEAD_POSTS, LIVE_POSTS, Action, Kind, ParseError, Street
 
 #: the card-dealing streets of a board game, in order
 BOARD_STREETS = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
@@ -50,14 +50,14 @@ class Betting:
             raise ParseError(f"action by unknown player {player!r}")
 
     def _push(self, player: str, kind: Kind, amount: int | None = None, raise_to: int | None = None,
-              *, contribution: int = 0, cards: str | None = None) -> Action:
+              *, contribution: int = 0, cards: str | None = None, street: Street | None = None) -> Action:
         if contribution:
             self.total[player] += contribution
             if kind in LIVE_POSTS or kind in (Kind.CALL, Kind.BET, Kind.RAISE):
                 self.bet[player] += contribution
                 self.max_bet = max(self.max_bet, self.bet[player])
         all_in = contribution > 0 and self.all_in(player)
-        action = Action(len(self.actions), self.street, player, kind, amount, raise_to, all_in,
+        action = Action(len(self.actions), street or self.street, player, kind, amount, raise_to, all_in,
                         contribution, cards)
         self.actions.append(action)
         return action
@@ -109,13 +109,13 @@ class Betting:
             return self._push(player, Kind.BET, to, to, contribution=added)
         return self._push(player, Kind.RAISE, to - self.max_bet, to, contribution=added)
 
-    def show(self, player: str, cards: str) -> Action:
+    def show(self, player: str, cards: str, street: Street | None = None) -> Action:
         self._known(player)
-        return self._push(player, Kind.SHOW, cards=cards)
+        return self._push(player, Kind.SHOW, cards=cards, street=street)
 
-    def muck(self, player: str, cards: str | None = None) -> Action:
+    def muck(self, player: str, cards: str | None = None, street: Street | None = None) -> Action:
         self._known(player)
-        return self._push(player, Kind.MUCK, cards=cards)
+        return self._push(player, Kind.MUCK, cards=cards, street=street)
 
     def return_uncalled(self, player: str, amount: int) -> Action:
         """An uncalled bet returned, as a site wrote it."""
@@ -127,7 +127,11 @@ class Betting:
         write it (PHH, ACPC): those chips were never at risk, so the winner's award excludes them."""
         if len(self.total) < 2:
             return None
-        ranked = sorted(self.total.items(), key=lambda kv: kv[1], reverse=True)
+        live = dict.fromkeys(self.total, 0)  # dead money (antes, dead blinds) is never "called"
+        for a in self.actions:
+            if a.kind not in DEAD_POSTS:
+                live[a.player] += a.contribution
+        ranked = sorted(live.items(), key=lambda kv: kv[1], reverse=True)
         (top, top_in), (_, second_in) = ranked[0], ranked[1]
         excess = top_in - second_in
         if excess <= 0:

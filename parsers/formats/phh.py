@@ -1,0 +1,350 @@
+"""PHH (Poker Hand History, TOML; uoftcprg/phh-std): ``.phh`` one hand, ``.phhs`` ``[N]`` sections.
+
+Why these choices:
+
+* Streaming: a file is read line by line and cut at ``[section]`` header lines; each section (or
+  the whole file when there is none) is one TOML document parsed on its own, so memory is bounded
+  by one hand and one bad hand is quarantined while its neighbours load.
+* Positions: array fields are in position order (first = small blind, last = button). Heads-up,
+  blinds and antes are reverse-assigned by rule, so the arrays are read reversed.
+* Actions: ``d dh`` deals hole cards, ``d db`` deals the board (and starts the next street);
+  ``pN cbr X`` is a bet or raise *to* X on the street (a bet when nothing is live), ``pN cc`` is
+  a check or a call whose amount we compute from the street commitments, ``pN f`` folds, ``pN sm
+  cards`` shows (``-`` = the cards dealt) and ``pN sm`` mucks. The part of a bet nobody matched is
+  returned as an uncalled return row (PHH does not write it; the chips were never at risk).
+* Results: PHH writes no awards. It writes ``finishing_stacks``, which *is* the result, so the
+  award of player p is derived from it: ``award_p = final_p - stack_p + contribution_p`` when
+  positive. This makes the final-stack reconciliation tautological; the independent checks are
+  the tests' pokerkit replay and the fact that every player who folded or lost must derive an
+  award of exactly 0. A negative derived award is never emitted (the reconciliation then shows
+  the difference). Without ``finishing_stacks``: ``winnings`` when written, else a fold-out (one
+  player left) gives the pot to that player; a showdown without a written result gets no award.
+* Variants: hold'em / Omaha (NT, NS, PO, FT, FO/8). Stud, razz and draw games (F7S, F7S/8, FR,
+  N2L1D, F2L3D, FB) are quarantined as unsupported: the canonical model has no bring-in,
+  up-cards or draws.
+* Amounts: integers stay chips (scale 1); any fractional amount makes the hand cents (scale 100),
+  parsed exactly from the TOML text, never through float arithmetic.
+* Hand id: ``phh:<event>:<hand>`` (plus table) when the file names them, else ``phh:`` and a
+  SHA-1 of the hand's TOML text (stable across re-ingestion, distinct for distinct hands).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import tomllib
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from parsers.base import HandFormat
+from parsers.formats._open_betting import BOARD_STREETS, Betting
+from parsers.model import (
+    Award,
+    Board,
+    Hand,
+    HoleCards,
+    Kind,
+    ParseError,
+    Provenance,
+    Quarantined,
+    Seat,
+    Street,
+)
+from parsers.money import to_units
+from parsers.reading import iter_lines
+
+#: PHH variant code -> (canonical variant, betting structure)
+VARIANTS = {
+    "NT": ("holdem", "NL"),
+    "NS": ("shortdeck", "NL"),
+    "PO": ("omaha", "PL"),
+    "FT": ("holdem", "FL"),
+    "FO/8": ("omaha_hilo", "FL"),
+}
+UNSUPPORTED = {"F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB"}
+
+_SECTION = re.compile(r"^\s*\[\s*([^\[\]\s][^\[\]]*?)\s*\]\s*(#.*)?$")
+_PLAYER = re.compile(r"^p(\d+)$")
+_CARD = re.compile(r"[2-9TJQKA?][cdhs?]")
+
+
+class PhhFormat(HandFormat):
+    name = "phh"
+    priority = 40
+    description = "PHH poker hand history (TOML), .phh and .phhs"
+
+    def sniff(self, head: str) -> bool:
+        return (re.search(r"^\s*variant\s*=\s*['\"]", head, re.MULTILINE) is not None
+                and re.search(r"^\s*(actions|starting_stacks)\s*=", head, re.MULTILINE) is not None)
+
+    def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
+        source = str(path)
+        for offset, length, name, text in _sections(path):
+            try:
+                doc = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                yield Quarantined(source, offset, text, f"TOML error: {exc}", self.name)
+                continue
+            if name is None and not doc:
+                continue  # comments / blank lines before the first section
+            try:
+                yield parse_document(doc, text, source, offset, length)
+            except ParseError as exc:
+                yield Quarantined(source, offset, text, str(exc), self.name)
+            except Exception as exc:  # one bad hand never stops the file
+                yield Quarantined(source, offset, text, f"{type(exc).__name__}: {exc}", self.name)
+
+
+def _sections(path: Path) -> Iterator[tuple[int, int, str | None, str]]:
+    """(byte offset, byte length, section name or None, TOML text) per hand, streamed.
+
+    A header line is ``[name]`` alone on its line; lines inside a multi-line array never look like
+    that because PHH arrays hold quoted strings or numbers.
+    """
+    name: str | None = None
+    lines: list[str] = []
+    start = end = 0
+    for line in iter_lines(path):
+        m = _SECTION.match(line.text)
+        if m:
+            if lines:
+                yield start, end - start, name, "\n".join(lines)
+            name, lines, start = m.group(1), [], line.end
+            end = line.end
+            continue
+        if not lines:
+            start = line.offset
+        lines.append(line.text)
+        end = line.end
+    if lines:
+        yield start, end - start, name, "\n".join(lines)
+
+
+def _scale(doc: dict[str, Any]) -> int:
+    """1 when every amount is whole, 100 when any has a fractional part (cents)."""
+    values: list[Any] = []
+    for key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
+        values += list(doc.get(key) or [])
+    for key in ("min_bet", "small_bet", "big_bet", "bring_in"):
+        if key in doc:
+            values.append(doc[key])
+    for action in doc.get("actions") or []:
+        parts = str(action).split("#", 1)[0].split()
+        if len(parts) == 3 and parts[1] == "cbr":
+            values.append(parts[2])
+    for v in values:
+        if isinstance(v, float) and not v.is_integer():
+            return 100
+        if isinstance(v, str) and "." in v and v.split(".", 1)[1].strip("0"):
+            return 100
+    return 1
+
+
+def _units(value: Any, scale: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ParseError(f"{what}: not a number: {value!r}")
+    if isinstance(value, float) and math.isinf(value):
+        raise ParseError(f"{what}: unknown (inf) amount")
+    return to_units(repr(value) if isinstance(value, float) else str(value), scale)
+
+
+def _player_names(doc: dict[str, Any], n: int) -> list[str]:
+    raw = doc.get("players") or []
+    names = [str(raw[i]) if i < len(raw) and str(raw[i]).strip() else f"p{i + 1}" for i in range(n)]
+    if len(set(names)) != n:  # anonymous or duplicated names: fall back to positions
+        names = [f"p{i + 1}:{name}" for i, name in enumerate(names)]
+    return names
+
+
+def hand_id_for(doc: dict[str, Any], text: str) -> tuple[str, str]:
+    """(hand_id, site_hand_no): event/table/hand fields when present, else a hash of the text."""
+    if doc.get("event") and doc.get("hand") is not None:
+        parts = [str(doc["event"])]
+        if doc.get("table") is not None:
+            parts.append(f"table {doc['table']}")
+        parts.append(str(doc["hand"]))
+        no = ":".join(parts)
+    else:
+        no = hashlib.sha1(text.strip().encode()).hexdigest()[:20]
+    return f"phh:{no}", no
+
+
+def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int, length: int) -> Hand:
+    """Turn one PHH TOML document into a canonical hand."""
+    code = doc.get("variant")
+    if code in UNSUPPORTED:
+        raise ParseError(f"unsupported variant {code} (stud/draw/razz: no bring-in/draw model)")
+    if code not in VARIANTS:
+        raise ParseError(f"unknown PHH variant {code!r}")
+    variant, betting = VARIANTS[code]
+    stacks_raw = doc.get("starting_stacks")
+    actions_raw = doc.get("actions")
+    if not isinstance(stacks_raw, list) or not isinstance(actions_raw, list) or len(stacks_raw) < 2:
+        raise ParseError("missing starting_stacks or actions")
+    n = len(stacks_raw)
+    scale = _scale(doc)
+    names = _player_names(doc, n)
+    stacks = [_units(v, scale, "starting stack") for v in stacks_raw]
+    antes = [_units(v, scale, "ante") for v in doc.get("antes") or [0] * n]
+    blinds = [_units(v, scale, "blind") for v in doc.get("blinds_or_straddles") or [0] * n]
+    if len(antes) != n or len(blinds) != n:
+        raise ParseError("antes / blinds_or_straddles length differs from the player count")
+
+    bet = Betting(dict(zip(names, stacks, strict=True)))
+    who = (lambda i: names[1 - i]) if n == 2 else (lambda i: names[i])  # heads-up: reversed
+    bb_ante = 0
+    uniform = len(set(antes)) == 1
+    for i, a in enumerate(antes):
+        if a:
+            kind = Kind.POST_ANTE if uniform or i != 1 else Kind.POST_BB_ANTE
+            bb_ante = a if kind is Kind.POST_BB_ANTE else bb_ante
+            bet.post(who(i), kind, a)
+    straddle = 0
+    for i, b in enumerate(blinds):
+        if b:
+            kind = Kind.POST_SB if i == 0 else Kind.POST_BB if i == 1 else Kind.POST_STRADDLE
+            straddle = straddle or (b if kind is Kind.POST_STRADDLE else 0)
+            bet.post(who(i), kind, b)
+
+    dealt: dict[str, str] = {}
+    board: list[str] = []
+    street_no = 0
+    for line_no, raw in enumerate(actions_raw, 1):
+        street_no = _apply(bet, str(raw), line_no, names=names, dealt=dealt, board=board, street_no=street_no,
+                           scale=scale)
+
+    bet.derive_uncalled_return()
+    seats, awards = _results(doc, bet, names, stacks, scale)
+    hand_id, site_no = hand_id_for(doc, text)
+    year, month, day = doc.get("year"), doc.get("month"), doc.get("day")
+    started = datetime(year, month, day) if isinstance(year, int) and isinstance(month, int) \
+        and isinstance(day, int) else None
+    seat_numbers = doc.get("seats") or list(range(1, n + 1))
+    seats = [s._replace(seat_no=int(seat_numbers[i])) for i, s in enumerate(seats)]
+    return Hand(
+        hand_id=hand_id,
+        site="phh",
+        site_hand_no=site_no,
+        format="phh",
+        variant=variant,
+        betting=betting,
+        game_type="tournament" if doc.get("level") is not None or "Event #" in str(doc.get("event", ""))
+        else "cash",
+        table_name=str(doc.get("table", doc.get("event", ""))),
+        sb=blinds[0],
+        bb=blinds[1] if n > 1 else 0,
+        currency=str(doc.get("currency", "CHIPS")),
+        unit_scale=scale,
+        source_file=source_file,
+        byte_offset=offset,
+        byte_length=length,
+        started_at=started,
+        max_seats=doc.get("seat_count") or n,
+        button_seat=seats[-1].seat_no if n > 2 else seats[1].seat_no,
+        ante=antes[0] if uniform else 0,
+        bb_ante=bb_ante,
+        straddle=straddle,
+        seats=seats,
+        actions=bet.actions,
+        hole_cards=_hole_cards(names, dealt),
+        boards=[Board(1, "".join(board))] if board else [],
+        awards=awards,
+    )
+
+
+def _apply(bet: Betting, raw: str, line_no: int, *, names: list[str], dealt: dict[str, str],
+           board: list[str], street_no: int, scale: int) -> int:
+    """Apply one PHH action notation; returns the street index after it."""
+    parts = raw.split("#", 1)[0].split()
+    if not parts:
+        return street_no  # no-op / commentary
+    actor, verb, args = parts[0], parts[1] if len(parts) > 1 else "", parts[2:]
+    if actor == "d":
+        if verb == "dh" and len(args) == 2:
+            player = _player(args[0], names, line_no)
+            dealt[player] = dealt.get(player, "") + _cards(args[1], line_no)
+            return street_no
+        if verb == "db" and len(args) == 1:
+            board += re.findall("..", _cards(args[0], line_no))
+            street_no += 1
+            if street_no >= len(BOARD_STREETS):
+                raise ParseError("more board deals than streets", line_no)
+            bet.new_street(BOARD_STREETS[street_no])
+            return street_no
+        raise ParseError(f"bad dealer action {raw!r}", line_no)
+    player = _player(actor, names, line_no)
+    if verb == "f" and not args:
+        bet.fold(player)
+    elif verb == "cc" and not args:
+        bet.check_or_call(player)
+    elif verb == "cbr" and len(args) == 1:
+        bet.raise_to(player, to_units(args[0], scale))
+    elif verb == "sm":
+        if not args:
+            bet.muck(player, street=Street.SHOWDOWN)
+        else:
+            cards = dealt.get(player, "") if args[0] == "-" else _cards(args[0], line_no)
+            if "?" not in cards and "?" in dealt.get(player, "?"):
+                dealt[player] = cards  # shown cards reveal what was dealt face down
+            bet.show(player, cards, street=Street.SHOWDOWN)
+    elif verb in ("sd", "pb"):
+        raise ParseError(f"draw / bring-in action {verb!r} in a board game", line_no)
+    else:
+        raise ParseError(f"unknown action {raw!r}", line_no)
+    return street_no
+
+
+def _player(token: str, names: list[str], line_no: int) -> str:
+    m = _PLAYER.match(token)
+    if not m or not 1 <= int(m.group(1)) <= len(names):
+        raise ParseError(f"bad player {token!r}", line_no)
+    return names[int(m.group(1)) - 1]
+
+
+def _cards(text: str, line_no: int) -> str:
+    cards = _CARD.findall(text)
+    if "".join(cards) != text:
+        raise ParseError(f"bad cards {text!r}", line_no)
+    return text
+
+
+def _hole_cards(names: list[str], dealt: dict[str, str]) -> list[HoleCards]:
+    """OPERATOR when every dealt player's cards are known, else the known ones as SHOWN."""
+    known = {p: c for p, c in dealt.items() if "?" not in c}
+    provenance = Provenance.OPERATOR if dealt and len(known) == len(dealt) else Provenance.SHOWN
+    return [HoleCards(p, known[p], provenance) for p in names if p in known]
+
+
+def _results(doc: dict[str, Any], bet: Betting, names: list[str], stacks: list[int],
+             scale: int) -> tuple[list[Seat], list[Award]]:
+    """Seats with final stacks and the awards the file states (see the module docstring)."""
+    put_in = {p: 0 for p in names}
+    for a in bet.actions:
+        put_in[a.player] += a.contribution
+    finishing = doc.get("finishing_stacks")
+    winnings = doc.get("winnings")
+    awards: list[Award] = []
+    seats: list[Seat] = []
+    if isinstance(finishing, list) and len(finishing) == len(names):
+        finals = [_units(v, scale, "finishing stack") for v in finishing]
+        for i, p in enumerate(names):
+            seats.append(Seat(i + 1, p, stacks[i], final_stack=finals[i]))
+            won = finals[i] - stacks[i] + put_in[p]
+            if won > 0:
+                awards.append(Award(p, won, 0))
+        return seats, awards
+    seats = [Seat(i + 1, p, stacks[i]) for i, p in enumerate(names)]
+    if isinstance(winnings, list) and len(winnings) == len(names):
+        for p, v in zip(names, winnings, strict=True):
+            amount = _units(v, scale, "winnings")
+            if amount > 0:
+                awards.append(Award(p, amount, 0))
+    elif len(live := bet.in_hand()) == 1:
+        awards.append(Award(live[0], sum(put_in.values()), 0))
+    return seats, awards
+
+
+FORMAT = PhhFormat()
