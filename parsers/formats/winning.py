@@ -1,0 +1,434 @@
+"""Winning Poker Network / ACR hand histories, in both of the site's text dialects.
+
+Why one module with two grammars: the same site wrote "Game started at: ..." blocks until 2019
+(often UTF-16, raises and all-ins written as the chips *added*, totals after rake, per-player
+"Bets: X Collects: Y" summary) and "Hand #N - Holdem(No Limit) - $a/$b - ... UTC" since
+(PokerStars-like, "raises X to Y", run it twice as numbered streets and pots, "Total pot" after
+rake and jackpot fee). Both are normalised to the canonical model here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from parsers.base import TextHandFormat
+from parsers.formats._stars_like import UTC, HandBuilder, Money, cards, new_hand, to_utc
+from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.reading import Block
+
+OLD_START = "Game started at: "
+NEW_START = "Hand #"
+
+# -- "Game started at" dialect ------------------------------------------------------------
+_OLD_ID = re.compile(r"^Game ID: (?P<no>\d+) (?P<sb>[\d.]+)/(?P<bb>[\d.]+) (?P<table>.*) \((?P<game>[^()]*)\)$")
+_OLD_BUTTON = re.compile(r"^Seat (?P<seat>\d+) is the button")
+_OLD_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<cash>[\d.,]+)\)\.?(?P<out> is sitting out)?$")
+_OLD_AMOUNT = re.compile(r"\((?P<amt>[\d.,]+)\)")
+_OLD_RESULT = re.compile(r"Bets: (?P<bets>\d[\d,]*(?:\.\d+)?)\.? Collects: (?P<collects>\d[\d,]*(?:\.\d+)?)")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_OLD_GAMES = {"Hold'em": "holdem", "Omaha": "omaha", "Omaha HiLow": "omaha_hilo"}
+_OLD_STREETS = {"*** FLOP": Street.FLOP, "*** TURN": Street.TURN, "*** RIVER": Street.RIVER}
+
+# -- "Hand #" dialect ---------------------------------------------------------------------
+_NEW_HEADER = re.compile(
+    r"^Hand #(?P<no>\d+) - (?P<game>[^(]+)\((?P<limit>[^)]+)\) - (?P<stakes>\S+) - "
+    r"(?P<when>\d{4}/\d\d/\d\d \d\d?:\d\d:\d\d)(?: (?P<zone>\w+))?"
+)
+_NEW_TABLE = re.compile(r"^(?P<table>.+?) (?P<max>\d+)-max(?: Seat #(?P<button>\d+) is the button)?")
+_NEW_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<cash>\$?[\d.,]+)\)(?P<out> is sitting out)?$")
+_NEW_STREET = re.compile(r"^\*\*\* (?P<street>FLOP|TURN|RIVER|SHOW DOWN)(?: (?P<run>\d))? \*\*\*")
+_AMT_TAIL = re.compile(r"^(?P<amt>\$?[\d.,]+)(?P<allin> and is all-in)?")
+_RAISE = re.compile(r"^raises (?P<amt>\$?[\d.,]+) to (?P<to>\$?[\d.,]+)(?P<allin> and is all-in)?")
+_COLLECT = re.compile(r"^collected (?P<amt>\$?[\d.,]+) from (?P<pot>main|side) pot(?: (?P<n>\d+))?")
+_UNCALLED = re.compile(r"^Uncalled bet \((?P<amt>[^)]+)\) returned to ?(?P<name>.*)$")
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_SHOWED = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\([^)]*\) )*(?:showed|mucked) \[(?P<cards>[^\]]*)\]")
+_SUMMARY_WON = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\([^)]*\) )*(?:did not show and )?won (?P<amt>\$?[\d.,]+)")
+_NEW_GAMES = {"Holdem": "holdem", "Omaha": "omaha", "Omaha H/L": "omaha_hilo", "Six Plus Holdem": "shortdeck"}
+_NEW_LIMITS = {"No Limit": "NL", "Pot Limit": "PL", "Fixed Limit": "FL"}
+_NEW_STREETS = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
+
+
+class WinningFormat(TextHandFormat):
+    name: ClassVar[str] = "winning"
+    priority: ClassVar[int] = 50
+    description: ClassVar[str] = "Winning Poker Network / ACR text hand histories (both dialects)"
+
+    def sniff(self, head: str) -> bool:
+        first = head.lstrip("\ufeff\r\n ")
+        if first.startswith(OLD_START):
+            return "\nGame ID: " in first[:200]
+        return first.startswith(NEW_START) and _NEW_HEADER.match(first.split("\n", 1)[0]) is not None
+
+    def is_start(self, line: str) -> bool:
+        return line.startswith(OLD_START) or (line.startswith(NEW_START) and " - " in line)
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        lines = [line for line in block.lines if line.strip()]
+        if lines[0].startswith(OLD_START):
+            return _parse_old(lines, block, source_file)
+        return _parse_new(lines, block, source_file)
+
+
+def _player(text: str, by_length: list[str]) -> tuple[str, str]:
+    for name in by_length:
+        if text.startswith(name) and text[len(name) : len(name) + 1] == " ":
+            return name, text[len(name) + 1 :]
+    raise ParseError(f"unrecognised line {text!r}")
+
+
+# ======================================================================================
+def _parse_old(lines: list[str], block: Block, source_file: str) -> Hand:
+    m = _OLD_ID.match(lines[1]) if len(lines) > 1 else None
+    if m is None:
+        raise ParseError("missing Game ID line", 2)
+    game = m["game"].strip()
+    if game not in _OLD_GAMES:
+        raise ParseError(f"unsupported variant: {game}", 2)
+    hand = new_hand(
+        site="winning", hand_no=m["no"], fmt="winning", source_file=source_file,
+        offset=block.offset, length=block.length,
+    )
+    hand.variant = _OLD_GAMES[game]
+    table = m["table"].strip()
+    hand.table_name = table
+    hand.currency = "PLAY" if " PM " in f" {table} " else "USD"
+    # the old dialect writes no time zone: unknown, so None rather than a guess
+    hand.started_at = None
+    money = Money(100)
+    hand.sb, hand.bb = money(m["sb"]), money(m["bb"])
+    hand.betting = "PL" if hand.variant.startswith("omaha") else "CAP" if "CAP" in table.upper() else "NL"
+
+    b = HandBuilder(hand)
+    i = 2
+    if i < len(lines) and (btn := _OLD_BUTTON.match(lines[i])) is not None:
+        hand.button_seat = int(btn["seat"])
+        i += 1
+    while i < len(lines) and (s := _OLD_SEAT.match(lines[i])) is not None:
+        hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"]), s["out"] is not None))
+        i += 1
+    if not hand.seats:
+        raise ParseError("no seats", i + 1)
+    by_length = sorted((seat.player for seat in hand.seats), key=len, reverse=True)
+    dealt: dict[str, str] = {}
+    in_summary = ended = False
+    for n in range(i, len(lines)):
+        line = lines[n]
+        try:
+            if line.startswith("Game ended at"):
+                ended = True
+            elif line.startswith("------ Summary"):
+                in_summary = True
+            elif in_summary:
+                _old_summary(line, hand, b, money, by_length)
+            elif line.startswith("***"):
+                _old_street(line, b)
+            elif line.startswith("Uncalled bet ("):
+                u = _UNCALLED.match(line)
+                if u is None:
+                    raise ParseError(f"bad uncalled line {line!r}")
+                b.uncalled(u["name"], money(u["amt"]))
+            elif line.startswith("Player "):
+                _old_action(line[7:], b, money, by_length, dealt=dealt, hand=hand)
+            else:
+                raise ParseError(f"unrecognised line {line!r}")
+        except ParseError as exc:
+            raise ParseError(exc.reason, n + 1) from None
+    if not ended:
+        raise ParseError("truncated hand: no 'Game ended at' line")
+    _fixed_limit_from_blinds(hand)
+    for who, card_text in dealt.items():
+        hand.hero = who
+        b.hole(who, card_text, Provenance.DEALT)
+    return b.finish()
+
+
+def _fixed_limit_from_blinds(hand: Hand) -> None:
+    """Limit tables write their bet sizes as stakes ('2/4' with blinds 1/2): detect and fix."""
+    posted = [a.amount for a in hand.actions if a.kind is Kind.POST_BB and a.amount]
+    if posted and hand.bb == 2 * max(posted) and hand.sb == max(posted):
+        hand.betting = "FL"
+        hand.bb = max(posted)
+        hand.sb = hand.bb // 2
+
+
+def _old_street(line: str, b: HandBuilder) -> None:
+    for prefix, street in _OLD_STREETS.items():
+        if line.startswith(prefix):
+            board = "".join(cards(g) for g in _BRACKETS.findall(line))
+            if not board:
+                raise ParseError(f"street header without board cards: {line!r}")
+            b.new_street(street)
+            b.board(1, board)
+            return
+    raise ParseError(f"unknown section {line!r}")
+
+
+_NO_CHIPS = (
+    "received a card", "mucks", "does not show", "sitting out", "is timed out", "wait BB",
+    "is disconnected", "allin",
+)
+
+
+def _old_action(
+    text: str, b: HandBuilder, money: Money, by_length: list[str], *, dealt: dict[str, str], hand: Hand
+) -> None:
+    if text.startswith(" ") and "" not in by_length:
+        # the site sometimes writes a player with no name who is in no seat line; keep the
+        # chips under the empty name rather than drop them (reconciliation still checks them)
+        player, rest = "", text[1:]
+    else:
+        player, rest = _player(text, by_length)
+    a = _OLD_AMOUNT.search(rest)
+    amount = money(a["amt"]) if a else None
+    verb = rest.split(" (", 1)[0]
+    if verb in ("folds", "folds."):
+        b.fold(player)
+    elif verb == "checks":
+        b.check(player)
+    elif amount is not None and verb == "calls":
+        b.call(player, amount)
+    elif amount is not None and verb == "bets":
+        b.bet(player, amount)
+    elif amount is not None and verb in ("raises", "caps"):
+        b.raise_by(player, amount)  # the old dialect writes the chips added
+    elif amount is not None and verb == "allin":
+        _old_all_in(player, amount, b)
+    elif amount is not None and verb == "has small blind":
+        b.post(player, Kind.POST_SB, amount)
+    elif amount is not None and verb == "has big blind":
+        b.post(player, Kind.POST_BB, amount)
+    elif amount is not None and verb == "straddle":
+        if not hand.straddle:
+            hand.straddle = amount
+        b.post(player, Kind.POST_STRADDLE, amount)
+    elif amount is not None and verb == "ante":
+        hand.ante = hand.ante or amount
+        b.post(player, Kind.POST_ANTE, amount)
+    elif amount is not None and verb == "posts":
+        b.post(player, Kind.POST_DEAD if "dead" in rest else Kind.POST_BB, amount)
+    elif rest.startswith("received card: "):
+        dealt[player] = dealt.get(player, "") + cards(rest[15:])
+    elif rest.startswith(_NO_CHIPS):
+        return  # no chips move ("allin" alone follows a disconnection notice)
+    else:
+        raise ParseError(f"unknown action {rest!r}")
+
+
+def _old_all_in(player: str, amount: int, b: HandBuilder) -> None:
+    """'allin (X)' adds X chips: a call if it does not top the bet, else a bet or raise."""
+    to = b.committed(player) + amount
+    top = b.max_committed_excluding(player)
+    if to <= top:
+        b.call(player, amount, all_in=True)
+    elif top == 0:
+        b.bet(player, amount, all_in=True)
+    else:
+        b.raise_to(player, amount, to, all_in=True)
+
+
+def _old_summary(line: str, hand: Hand, b: HandBuilder, money: Money, by_length: list[str]) -> None:
+    if line.startswith("Pot: "):
+        # "Pot: 319. Rake 1" / "Pot: 1.50 Rake 0.05 JP fee 0.02": the pot is after rake and fee
+        nums = _NUMBER.findall(line[5:])
+        pot = money(nums[0])
+        rake = money(nums[1]) if len(nums) > 1 else 0
+        fee = money(nums[2]) if len(nums) > 2 else None
+        hand.site_rake, hand.site_fees = rake, fee
+        hand.site_total_pot = pot + rake + (fee or 0)
+    elif line.startswith("Board: "):
+        b.board(1, "".join(cards(g) for g in _BRACKETS.findall(line)))
+    elif line.startswith(("Player ", "*Player ")):
+        text = line[line.index(" ") + 1 :]
+        who, rest = ("", text[1:]) if text.startswith(" ") and "" not in by_length else _player(text, by_length)
+        r = _OLD_RESULT.search(rest)
+        if r is None:
+            raise ParseError(f"bad summary line {line!r}")
+        collects = money(r["collects"])
+        if collects:
+            b.award(who, collects)
+        if rest.startswith("shows: ") or "does not show: [" in rest:
+            groups = _BRACKETS.findall(rest)
+            if groups:
+                b.hole(who, cards(groups[0]), Provenance.SHOWN)
+
+
+# ======================================================================================
+def _parse_new(lines: list[str], block: Block, source_file: str) -> Hand:
+    m = _NEW_HEADER.match(lines[0])
+    if m is None:
+        raise ParseError("unrecognised header", 1)
+    game = m["game"].strip()
+    if game not in _NEW_GAMES:
+        raise ParseError(f"unsupported variant: {game}", 1)
+    hand = new_hand(
+        site="winning", hand_no=m["no"], fmt="winning", source_file=source_file,
+        offset=block.offset, length=block.length,
+    )
+    hand.variant = _NEW_GAMES[game]
+    hand.betting = _NEW_LIMITS.get(m["limit"], "NL")
+    stakes = m["stakes"]
+    hand.currency = "USD" if "$" in stakes else "PLAY"
+    money = Money(100)
+    sb, _, bb = stakes.partition("/")
+    hand.sb, hand.bb = money(sb), money(bb)
+    if m["zone"] == "UTC":
+        hand.started_at = to_utc(m["when"], "%Y/%m/%d %H:%M:%S", UTC)
+    t = _NEW_TABLE.match(lines[1]) if len(lines) > 1 else None
+    if t is None:
+        raise ParseError("missing table line", 2)
+    hand.table_name = t["table"]
+    hand.max_seats = int(t["max"])
+    hand.button_seat = int(t["button"]) if t["button"] else None
+    if "(Cap)" in hand.table_name:
+        hand.betting = "CAP"
+
+    b = HandBuilder(hand)
+    i = 2
+    while i < len(lines) and (s := _NEW_SEAT.match(lines[i])) is not None:
+        hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"]), s["out"] is not None))
+        i += 1
+    if not hand.seats:
+        raise ParseError("no seats", i + 1)
+    by_length = sorted((seat.player for seat in hand.seats), key=len, reverse=True)
+    run = 1
+    in_summary = False
+    for n in range(i, len(lines)):
+        line = lines[n]
+        try:
+            if in_summary:
+                _new_summary(line, hand, b, money)
+            elif line.startswith("*** "):
+                if line.startswith("*** SUMMARY"):
+                    in_summary = True
+                elif line.startswith("*** HOLE CARDS") or line.startswith("*** RUN IT"):
+                    continue
+                else:
+                    run = _new_street(line, b, run)
+            elif line.startswith(("Main pot", "Side pot")):
+                continue  # running pot sizes, after rake: the summary total is used instead
+            elif line.startswith("Dealt to "):
+                who, tail = _player(line[9:], by_length)
+                groups = _BRACKETS.findall(tail)
+                if groups:
+                    hand.hero = who
+                    b.hole(who, "".join(cards(g) for g in groups), Provenance.DEALT)
+            elif line.startswith("Uncalled bet ("):
+                u = _UNCALLED.match(line)
+                if u is None:
+                    raise ParseError(f"bad uncalled line {line!r}")
+                b.uncalled(u["name"], money(u["amt"]))
+            else:
+                player, rest = _player(line, by_length)
+                _new_action(player, rest, b, money, hand=hand, run=run)
+        except ParseError as exc:
+            raise ParseError(exc.reason, n + 1) from None
+    if not in_summary:
+        raise ParseError("truncated hand: no *** SUMMARY *** section")
+    if not hand.awards:  # a walk is only written in the summary ("did not show and won $0.07")
+        for line in lines[lines.index("*** SUMMARY ***") :]:
+            w = _SUMMARY_WON.match(line)
+            if w is not None:
+                b.award(w["name"], money(w["amt"]))
+    return b.finish()
+
+
+def _new_street(line: str, b: HandBuilder, run: int) -> int:
+    m = _NEW_STREET.match(line)
+    if m is None:
+        raise ParseError(f"unknown section {line!r}")
+    run_no = int(m["run"]) if m["run"] else 1
+    if m["street"] == "SHOW DOWN":
+        b.new_street(Street.SHOWDOWN)
+        return run_no
+    b.new_street(_NEW_STREETS[m["street"]])
+    b.board(run_no, "".join(cards(g) for g in _BRACKETS.findall(line)))
+    return run_no
+
+
+def _tail(text: str) -> re.Match[str]:
+    a = _AMT_TAIL.match(text)
+    if a is None:
+        raise ParseError(f"bad amount {text!r}")
+    return a
+
+
+def _new_action(player: str, rest: str, b: HandBuilder, money: Money, *, hand: Hand, run: int) -> None:
+    if rest == "folds":
+        b.fold(player)
+    elif rest == "checks":
+        b.check(player)
+    elif rest.startswith("calls "):
+        a = _tail(rest[6:])
+        b.call(player, money(a["amt"]), a["allin"] is not None)
+    elif rest.startswith("bets "):
+        a = _tail(rest[5:])
+        b.bet(player, money(a["amt"]), a["allin"] is not None)
+    elif rest.startswith("caps "):
+        a = _tail(rest[5:])
+        b.raise_by(player, money(a["amt"]), a["allin"] is not None)
+    elif rest.startswith("raises "):
+        r = _RAISE.match(rest)
+        if r is None:
+            raise ParseError(f"bad raise {rest!r}")
+        b.raise_to(player, money(r["amt"]), money(r["to"]), r["allin"] is not None)
+    elif rest.startswith("posts the small blind "):
+        b.post(player, Kind.POST_SB, money(_tail(rest[22:])["amt"]))
+    elif rest.startswith("posts the big blind "):
+        b.post(player, Kind.POST_BB, money(_tail(rest[20:])["amt"]))
+    elif rest.startswith("posts ante "):
+        amount = money(_tail(rest[11:])["amt"])
+        hand.ante = hand.ante or amount
+        b.post(player, Kind.POST_ANTE, amount)
+    elif rest.startswith("posts dead "):
+        amount = money(_tail(rest[11:])["amt"])
+        if amount > hand.bb:  # small + big blind together: the big blind is live
+            b.post(player, Kind.POST_BB, hand.bb)
+            b.post(player, Kind.POST_DEAD, amount - hand.bb)
+        else:
+            b.post(player, Kind.POST_DEAD, amount)
+    elif rest.startswith("posts straddle ") or rest.startswith("straddle "):
+        amount = money(_tail(rest.rsplit(" ", 1)[-1])["amt"])
+        hand.straddle = hand.straddle or amount
+        b.post(player, Kind.POST_STRADDLE, amount)
+    elif rest.startswith("collected "):
+        c = _COLLECT.match(rest)
+        if c is None:
+            raise ParseError(f"bad collect {rest!r}")
+        # with run it twice "main pot 2" is the second board's main pot
+        pot_no = int(c["n"] or 1) if c["pot"] == "side" else 0
+        b.award(player, money(c["amt"]), pot_no, run)
+    elif rest.startswith("shows "):
+        groups = _BRACKETS.findall(rest)
+        if not groups:
+            raise ParseError(f"bad show {rest!r}")
+        b.show(player, cards(groups[0]))
+    elif rest.startswith(("mucks", "does not show", "sits out", "is sitting out", "wait BB")):
+        if rest.startswith("mucks"):
+            b.muck(player)
+    else:
+        raise ParseError(f"unknown action {rest!r}")
+
+
+def _new_summary(line: str, hand: Hand, b: HandBuilder, money: Money) -> None:
+    if line.startswith("Total pot "):
+        parts = [p.strip() for p in line.split("|")]
+        total = money(parts[0][10:])
+        rake = fee = None
+        for part in parts[1:]:
+            label, _, amt = part.rpartition(" ")
+            if label == "Rake":
+                rake = money(amt)
+            else:  # "JP Fee": the jackpot drop
+                fee = (fee or 0) + money(amt)
+        hand.site_rake, hand.site_fees = rake, fee
+        # the written total is after rake and jackpot fee
+        hand.site_total_pot = total + (rake or 0) + (fee or 0)
+    elif line.startswith("Seat "):
+        s = _SHOWED.match(line)
+        if s is not None and s["cards"]:
+            b.hole(s["name"], cards(s["cards"]), Provenance.SHOWN)
+
+
+FORMAT = WinningFormat()
