@@ -83,6 +83,8 @@ def iter_lines(path: Path) -> Iterator[Line]:
         offset = bom
         for raw in fh:
             text = _decode_line(raw, encoding).rstrip("\r\n")
+            if "\x00" in text:  # stray NULs (some PartyPoker exports): never meaningful in text
+                text = text.replace("\x00", "")
             yield Line(offset, offset + len(raw), text)
             offset += len(raw)
 

@@ -10,6 +10,10 @@ conservation is the first check"):
 * stack − own contributions + own awards = written final stack → ``diff_final_stack``;
 * nobody puts in more than they started with       → ``overdrawn``.
 
+When the site writes no rake (888, PartyPoker), the rake is implied as contributed − awarded and
+the awards equation cannot fail; instead the implied rake must be plausible: 0 in tournaments,
+and between 0 and ``MAX_IMPLIED_RAKE_PCT`` % of the pot plus one unit in cash games.
+
 A hand is never patched: the status and the exact differences are recorded.
 """
 
@@ -23,12 +27,16 @@ from parsers.model import Hand
 
 from .frames import HandFrames, hands_to_frames
 
+#: the highest rake any site takes (percent of the pot); an implied rake above it is a mismatch
+MAX_IMPLIED_RAKE_PCT = 10
+
 RECONCILIATION_COLUMNS = [
     "hand_id",
     "status",
     "contributed",
     "awarded",
     "rake",
+    "rake_implied",
     "fees",
     "diff_awards",
     "diff_total_pot",
@@ -41,7 +49,9 @@ RECONCILIATION_COLUMNS = [
 
 def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
     """One reconciliation row per hand of the batch."""
-    hands = frames["hands"].select("hand_id", "site_total_pot", "site_rake", "site_fees", "cancelled")
+    hands = frames["hands"].select(
+        "hand_id", "game_type", "site_total_pot", "site_rake", "site_fees", "cancelled"
+    )
     actions = frames["actions"]
     contrib_by_player = actions.group_by("hand_id", "player").agg(pl.col("contribution").sum().alias("put_in"))
     awards_by_player = frames["awards"].group_by("hand_id", "player").agg(pl.col("amount").sum().alias("won"))
@@ -72,9 +82,14 @@ def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
         .with_columns(
             pl.col("contributed").fill_null(0),
             pl.col("awarded").fill_null(0),
-            pl.col("site_rake").fill_null(0).alias("rake"),
             pl.col("site_fees").fill_null(0).alias("fees"),
             pl.col("overdrawn").fill_null(0),
+            pl.col("site_rake").is_null().alias("rake_implied"),
+        )
+        .with_columns(
+            pl.coalesce(
+                pl.col("site_rake"), pl.col("contributed") - pl.col("awarded") - pl.col("fees")
+            ).alias("rake"),
         )
         .with_columns(
             (pl.col("awarded") + pl.col("rake") + pl.col("fees") - pl.col("contributed")).alias("diff_awards"),
@@ -83,8 +98,13 @@ def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
             pl.when(pl.col("has_final")).then(pl.col("final_abs")).otherwise(None).alias("diff_final_stack"),
         )
     )
+    implied_cap = pl.when(pl.col("game_type") == "cash").then(
+        pl.col("contributed") * MAX_IMPLIED_RAKE_PCT // 100 + 1
+    ).otherwise(0)
+    implausible_rake = pl.col("rake_implied") & ((pl.col("rake") < 0) | (pl.col("rake") > implied_cap))
     ok = (
-        (pl.col("diff_awards") == 0)
+        ~implausible_rake
+        & (pl.col("diff_awards") == 0)
         & (pl.col("diff_total_pot").fill_null(0) == 0)
         & (pl.col("diff_pots").fill_null(0) == 0)
         & (pl.col("diff_final_stack").fill_null(0) == 0)
@@ -92,6 +112,10 @@ def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
     )
     detail = pl.concat_str(
         [
+            pl.when(implausible_rake).then(
+                pl.format("implied rake {} is implausible (contributed {}, awarded {})",
+                          pl.col("rake"), pl.col("contributed"), pl.col("awarded"))
+            ),
             pl.when(pl.col("diff_awards") != 0).then(
                 pl.format("awards+rake+fees-contributed={}", pl.col("diff_awards"))
             ),
@@ -118,6 +142,7 @@ def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
         "contributed",
         "awarded",
         "rake",
+        "rake_implied",
         "fees",
         "diff_awards",
         "diff_total_pot",

@@ -105,6 +105,7 @@ CREATE TABLE IF NOT EXISTS reconciliation (
     contributed      BIGINT NOT NULL,    -- sum of contributions
     awarded          BIGINT NOT NULL,
     rake             BIGINT NOT NULL,
+    rake_implied     BOOLEAN NOT NULL,   -- the site wrote no rake: rake = contributed - awarded
     fees             BIGINT NOT NULL,
     diff_awards      BIGINT NOT NULL,    -- awarded + rake + fees - contributed
     diff_total_pot   BIGINT,             -- contributed - site_total_pot (NULL: not written)
