@@ -89,6 +89,7 @@ _IGNORED_SUFFIXES = (
     " is sitting out",
     " sits out",
 )
+_IGNORED_LINES = frozenset({"No low hand qualified", "Betting is capped"})
 _IGNORED_PARTS = (
     " joins the table at seat #",
     " finished the tournament",
@@ -192,6 +193,8 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
     if "Tournament #" in first[:40] and not ("Hand #" in first or "Game #" in first):
         return None  # a tournament summary: no hand in it
     header = parse_header(first)
+    if len(lines) > 1 and not lines[1].strip():  # double-spaced exports ("\r\r\n" line ends)
+        lines = [t for t in lines if t.strip()]
     if len(lines) < 2:
         raise ParseError("truncated hand: no table line", 1)
     table = parse_table(lines[1])
@@ -353,6 +356,12 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
             continue
 
         name, sep, verb = text.rpartition(": ")
+        if sep and name not in names:  # a ": " inside the verb, e.g. "(HI: a flush; LO: 7,5,4,3,A)"
+            cut = text.find(": ")
+            while cut != -1 and text[:cut] not in names:
+                cut = text.find(": ", cut + 2)
+            if cut != -1:
+                name, verb = text[:cut], text[cut + 2 :]
         if sep and name in names:
             kind: Kind
             if verb.startswith("folds"):
@@ -448,6 +457,8 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
             paid = money(rest.partition(" | ")[0], i)
             append(Action(seq, Street.SHOWDOWN, name, Kind.CASH_OUT, paid, None, False, 0))
             seq += 1
+            continue
+        if text in _IGNORED_LINES:
             continue
         if text == "Hand cancelled":
             hand.cancelled = True
