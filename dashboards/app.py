@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboards import auth, ui
+from dashboards import ui
 
 HERE = Path(__file__).parent
 st.set_page_config(page_title="Floorman", layout="wide")
@@ -21,20 +21,12 @@ if user is None:
     nav = st.navigation([st.Page(HERE / "app_pages" / "login.py", title="Log in", url_path="login")])
 else:
     pages = {
-        "Review": [
-            st.Page(HERE / "app_pages" / "queue.py", title="Queue", default=True, url_path="queue"),
-            st.Page(HERE / "app_pages" / "case.py", title="Case", url_path="case"),
-            st.Page(HERE / "app_pages" / "hand.py", title="Hand replayer", url_path="hand"),
-        ],
-        "Explore": [
-            st.Page(HERE / "app_pages" / "player.py", title="Player", url_path="player"),
-            st.Page(HERE / "app_pages" / "pair.py", title="Pair", url_path="pair"),
-            st.Page(HERE / "app_pages" / "violations.py", title="Rule violations", url_path="violations"),
-            st.Page(HERE / "app_pages" / "runs.py", title="Audit runs", url_path="runs"),
-        ],
+        section: [
+            st.Page(HERE / "app_pages" / f"{slug}.py", title=title, url_path=slug, default=slug == "queue")
+            for slug, title in entries
+        ]
+        for section, entries in ui.page_specs(user.role).items()
     }
-    if auth.can(user.role, "admin"):
-        pages["Admin"] = [st.Page(HERE / "app_pages" / "admin.py", title="Users & settings", url_path="admin")]
     with st.sidebar:
         st.write(f"**{user.name}** ({user.role})")
         if st.button("Log out", key="logout"):

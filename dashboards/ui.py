@@ -43,6 +43,18 @@ def current_user() -> User | None:
     return None
 
 
+def page_specs(role: str) -> dict[str, list[tuple[str, str]]]:
+    """Navigation sections -> (page file stem, title) that ``role`` may open."""
+    specs = {
+        "Review": [("queue", "Queue"), ("case", "Case"), ("hand", "Hand replayer")],
+        "Explore": [("player", "Player"), ("pair", "Pair"), ("violations", "Rule violations"),
+                    ("runs", "Audit runs")],
+    }
+    if auth.can(role, "admin"):
+        specs["Admin"] = [("admin", "Users & settings")]
+    return specs
+
+
 def require(action: str) -> User:
     """Stop the page unless the session may perform ``action``."""
     user = current_user()

@@ -40,7 +40,7 @@ st.dataframe(
 for view in r.streets:
     st.subheader(f"{view.name.capitalize()} {' '.join(view.board)}")
     st.caption(f"pot after {view.name}: {money(view.pot_after, h)}")
-    st.dataframe(steps_frame(view, h), hide_index=True, use_container_width=True)
+    st.dataframe(steps_frame(view, h), hide_index=True)
     for step in view.steps:
         for finding in step.findings:
             kind = "house decision" if finding.get("house_decision") else "violation"

@@ -66,7 +66,7 @@ st.dataframe(
     view.select("flag_id", "score", "severity", "family", "players", "status", "assignee", "tables",
                 "n_evidence", "last_hand_at", "mode"),
     hide_index=True,
-    use_container_width=True,
+    width="stretch",
 )
 if view.height:
     pick = st.selectbox("Open case", view["flag_id"].to_list(), key="queue_pick")

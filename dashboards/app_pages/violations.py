@@ -19,7 +19,7 @@ st.dataframe(summary, hide_index=True)
 rules = ui.violations_summary(str(db), "rule")["rule"].to_list()
 rule = st.selectbox("Findings for rule", ["(all)", *rules], key="viol_rule")
 listing = ui.violations_list(str(db), None if rule == "(all)" else str(rule))
-st.dataframe(listing, hide_index=True, use_container_width=True)
+st.dataframe(listing, hide_index=True)
 if not listing.is_empty():
     pick = st.selectbox("Replay hand", listing["hand_id"].unique(maintain_order=True).to_list(), key="viol_hand")
     if st.button("Replay", key="viol_replay"):

@@ -243,6 +243,16 @@ def write_hand_file(folder: Path) -> tuple[Path, str, list[tuple[int, int]]]:
     return path, hashlib.sha256(data).hexdigest(), spans
 
 
+def _insert(con: duckdb.DuckDBPyConnection, table: str, row: dict[str, object]) -> None:
+    """Insert the values for the columns the table has (the shared schema grows while we work)."""
+    have = {r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = ?", [table]).fetchall()}
+    cols = [c for c in row if c in have]
+    con.execute(
+        f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})", [row[c] for c in cols]
+    )
+
+
 def build_warehouse(db_path: Path, data_dir: Path) -> Path:
     """Create a warehouse at db_path from the three hands plus flags/violations/states/runs."""
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -254,37 +264,48 @@ def build_warehouse(db_path: Path, data_dir: Path) -> Path:
         for (hand_id, acts), (offset, length) in zip(ACTIONS.items(), spans, strict=True):
             no = hand_id.split(":")[1]
             con.execute(
-                "INSERT INTO hands VALUES (?, 'pokerstars', ?, 'pokerstars', 'holdem', 'NL', 'cash', NULL, NULL,"
+                "INSERT INTO hands (hand_id, site, site_hand_no, format, variant, betting, game_type,"
+                " tournament_id, tournament_level, table_name, max_seats, button_seat, sb, bb, ante, bb_ante,"
+                " straddle, currency, unit_scale, started_at, hand_date, hero, hole_cards_mode, site_total_pot,"
+                " site_rake, site_fees, cancelled, n_players, source_file, file_sha256, byte_offset, byte_length)"
+                " VALUES (?, 'pokerstars', ?, 'pokerstars', 'holdem', 'NL', 'cash', NULL, NULL,"
                 " 'Alcor', 6, ?, 50, 100, 0, 0, 0, 'USD', 100, ?, CAST(? AS TIMESTAMP)::DATE, NULL,"
                 " 'operator', ?, ?, 0, false, 4, ?, ?, ?, ?)",
                 [hand_id, no, BUTTON[hand_id], STARTED[hand_id], STARTED[hand_id], TOTAL_POT[hand_id],
                  RAKE[hand_id], str(src), sha, offset, length],
             )
             for i, (player, stack) in enumerate(zip(PLAYERS, STACKS[hand_id], strict=True)):
-                con.execute("INSERT INTO seats VALUES (?, ?, ?, ?, false, NULL)", [hand_id, i + 1, player, stack])
+                _insert(con, "seats", {"hand_id": hand_id, "seat_no": i + 1, "player": player, "stack": stack,
+                                       "sitting_out": False})
             for seq, street, player, kind, amount, raise_to, contrib in acts:
                 con.execute(
-                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, false, ?, NULL)",
+                    "INSERT INTO actions (hand_id, seq, street, player, kind, amount, raise_to, all_in, contribution)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, false, ?)",
                     [hand_id, seq, street, player, kind, amount, raise_to, contrib],
                 )
             for player, cards in HOLE[hand_id].items():
-                con.execute("INSERT INTO hole_cards VALUES (?, ?, ?, 'operator')", [hand_id, player, cards])
-            con.execute("INSERT INTO boards VALUES (?, 1, ?)", [hand_id, BOARDS[hand_id]])
+                _insert(con, "hole_cards", {"hand_id": hand_id, "player": player, "cards": cards,
+                                            "provenance": "operator"})
+            con.execute("INSERT INTO boards (hand_id, board_no, cards) VALUES (?, 1, ?)", [hand_id, BOARDS[hand_id]])
             winner, amount = AWARDS[hand_id]
-            con.execute("INSERT INTO awards VALUES (?, ?, ?, 0, 1)", [hand_id, winner, amount])
+            _insert(con, "awards", {"hand_id": hand_id, "player": winner, "amount": amount, "pot_no": 0, "board_no": 1})
             contributed = sum(a[6] for a in acts)
-            con.execute(
-                "INSERT INTO reconciliation VALUES (?, 'ok', ?, ?, ?, 0, ?, ?, NULL, NULL, 0, NULL)",
-                [hand_id, contributed, amount, RAKE[hand_id], amount + RAKE[hand_id] - contributed,
-                 contributed - TOTAL_POT[hand_id]],
-            )
+            recon = {
+                "hand_id": hand_id, "status": "ok", "contributed": contributed, "awarded": amount,
+                "rake": RAKE[hand_id], "rake_implied": False, "fees": 0,
+                "diff_awards": amount + RAKE[hand_id] - contributed,
+                "diff_total_pot": contributed - TOTAL_POT[hand_id], "overdrawn": 0,
+            }
+            _insert(con, "reconciliation", recon)
         con.execute(
-            "INSERT INTO raw_files VALUES (?, ?, ?, 'pokerstars', 'utf-8', 3, 3, 0, TIMESTAMP '2026-11-29 03:00:00',"
-            " '2026-11-29')",
+            "INSERT INTO raw_files (sha256, path, size_bytes, format, encoding, hands, new_hands, quarantined,"
+            " ingested_at, partition_key) VALUES (?, ?, ?, 'pokerstars', 'utf-8', 3, 3, 0,"
+            " TIMESTAMP '2026-11-29 03:00:00', '2026-11-29')",
             [sha, str(src), src.stat().st_size],
         )
         con.execute(
-            "INSERT INTO quarantine VALUES (?, ?, 9999, 'pokerstars', 'truncated hand', 'PokerStars Hand #1004: ...',"
+            "INSERT INTO quarantine (file_sha256, source_file, byte_offset, format, reason, raw_text, quarantined_at)"
+            " VALUES (?, ?, 9999, 'pokerstars', 'truncated hand', 'PokerStars Hand #1004: ...',"
             " TIMESTAMP '2026-11-29 03:00:00')",
             [sha, str(src)],
         )

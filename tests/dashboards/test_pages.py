@@ -1,0 +1,219 @@
+"""AppTest runs of every page against the fixture snapshot, including access control."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards.review_store import ReviewStore, User
+from tests.dashboards.conftest import USERS
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "dashboards" / "app.py")
+TIMEOUT = 30
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, snapshot: Path, users_file: Path, tmp_path: Path) -> Path:
+    monkeypatch.setenv("FLOORMAN_DB", str(snapshot))
+    monkeypatch.setenv("FLOORMAN_USERS", str(users_file))
+    monkeypatch.setenv("FLOORMAN_REVIEW_DB", str(tmp_path / "review.sqlite"))
+    monkeypatch.delenv("FLOORMAN_PUBLISHED", raising=False)
+    monkeypatch.delenv("FLOORMAN_AUTH", raising=False)
+    return tmp_path / "review.sqlite"
+
+
+def app_as(role: str | None, page: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    if role is not None:
+        name = next(n for n, (r, _) in USERS.items() if r == role)
+        at.session_state["user"] = User(name, role)
+    at.run()
+    if page is not None:
+        at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [e.value for e in (*at.markdown, *at.title, *at.subheader, *at.info, *at.warning, *at.error,
+                               *at.success, *at.caption)]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_anonymous_gets_only_the_login_page(env: Path) -> None:
+    at = app_as(None)
+    assert [t.value for t in at.title] == ["Floorman: log in"]
+    assert len(at.dataframe) == 0
+    assert "Review queue" not in texts(at)
+
+
+@pytest.mark.parametrize("page", ["queue", "case", "hand", "player", "pair", "violations", "runs", "admin"])
+def test_pages_refuse_anonymous_sessions_when_opened_directly(env: Path, page: str) -> None:
+    at = AppTest.from_file(str(ROOT / "dashboards" / "app_pages" / f"{page}.py"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == ["Please log in."]
+    assert len(at.dataframe) == 0
+
+
+def test_login_with_the_users_file(env: Path) -> None:
+    at = app_as(None)
+    at.text_input(key="login_user").input("rita")
+    at.text_input(key="login_password").input("wrong")
+    at.button[0].click().run()
+    assert "Unknown user or wrong password." in [e.value for e in at.error]
+    assert "user" not in at.session_state
+    at.text_input(key="login_password").input(USERS["rita"][1])
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.session_state["user"] == User("rita", "reviewer")
+    assert "Review queue" in [t.value for t in at.title]
+    assert ReviewStore(env).audit_log()[-1]["action"] == "login"
+
+
+def test_queue_ranks_by_score_and_filters(env: Path) -> None:
+    at = app_as("viewer")
+    df = at.dataframe[0].value
+    assert list(df["flag_id"]) == ["F-chip-001", "F-ring-002", "F-soft-003", "F-sqz-004"]
+    at.multiselect(key="f_family").set_value(["soft_play", "squeeze"]).run()
+    assert list(at.dataframe[0].value["flag_id"]) == ["F-soft-003", "F-sqz-004"]
+    at.multiselect(key="f_family").set_value([]).run()
+    at.text_input(key="f_player").input("carol").run()
+    assert list(at.dataframe[0].value["flag_id"]) == ["F-ring-002", "F-soft-003"]
+    at.slider(key="f_score").set_value(0.6).run()
+    assert list(at.dataframe[0].value["flag_id"]) == ["F-ring-002"]
+
+
+def test_queue_status_filter_follows_decisions(env: Path) -> None:
+    ReviewStore(env).decide("F-chip-001", "dismiss", "benign: same folds vs everyone", User("rita", "reviewer"))
+    at = app_as("viewer")
+    assert "F-chip-001" not in list(at.dataframe[0].value["flag_id"])  # default: open + escalated
+    at.multiselect(key="f_status").set_value(["dismissed"]).run()
+    assert list(at.dataframe[0].value["flag_id"]) == ["F-chip-001"]
+    workload = at.dataframe[1].value
+    assert list(workload["reviewer"]) == ["rita"] and list(workload["decisions"]) == [1]
+
+
+def test_case_page_shows_case_and_reviewer_records_decision(env: Path) -> None:
+    at = app_as("reviewer", "case")
+    body = texts(at)
+    assert "bob folds strong made hands" in body
+    assert "alice, bob" in body
+    assert len(at.get("imgs")) >= 1 or len(at.get("image")) >= 1
+    at.radio(key="decision").set_value("escalate")
+    at.text_area(key="reason").input("bob folded a full house to a river bet")
+    at.button(key="FormSubmitter:decide-Record decision").click().run()
+    assert not at.exception
+    store = ReviewStore(env)
+    [d] = store.decisions("F-chip-001")
+    assert (d.decision, d.actor, d.reason) == ("escalate", "rita", "bob folded a full house to a river bet")
+    assert store.status("F-chip-001") == "escalated"
+
+
+def test_reviewer_cannot_record_a_decision_without_reason(env: Path) -> None:
+    at = app_as("reviewer", "case")
+    at.button(key="FormSubmitter:decide-Record decision").click().run()
+    assert "a decision needs a reason" in [e.value for e in at.error]
+    assert ReviewStore(env).decisions("F-chip-001") == []
+
+
+def test_viewer_cannot_record_a_decision(env: Path) -> None:
+    at = app_as("viewer", "case")
+    assert "Viewers can read cases but cannot record decisions." in [i.value for i in at.info]
+    assert len(at.text_area) == 0 and len(at.radio) == 0
+    assert not [b for b in at.button if "Record decision" in str(b.label)]
+
+
+def test_case_export_button_offers_the_zip(env: Path) -> None:
+    at = app_as("reviewer", "case")
+    at.button(key="build_export").click().run()
+    assert not at.exception
+    assert at.session_state["export"][0] == "F-chip-001"
+    assert at.session_state["export"][1][:2] == b"PK"
+    assert ReviewStore(env).audit_log("F-chip-001")[-1]["action"] == "case.export"
+
+
+def test_hand_replayer_places_rule_finding_at_its_action(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.session_state["hand_id"] = "pokerstars:1003"
+    at.run()
+    at.switch_page("app_pages/hand.py").run()
+    assert not at.exception
+    assert [s.value for s in at.subheader][:2] == ["Preflop", "Flop As Ad 5h"]
+    preflop = at.dataframe[1].value
+    bob = preflop[preflop["seq"] == 2].iloc[0]
+    assert (bob["action"], bob["to call"], bob["findings"]) == ("raise to $1.50", "$1.00", "RAISE.MIN (high)")
+    assert any("RAISE.MIN" in e.value and "#2 bob" in e.value for e in at.error)
+
+
+def test_hand_replayer_unknown_hand(env: Path) -> None:
+    at = app_as("viewer", "hand")
+    at.text_input(key="hand_input").input("pokerstars:9999").run()
+    assert "Hand pokerstars:9999 is not in this snapshot." in [e.value for e in at.error]
+
+
+def test_player_page(env: Path) -> None:
+    at = app_as("viewer", "player")
+    at.text_input(key="player_input").input("alice").run()
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    # alice: 1001 folds (0), 1002 wins 40.50 after putting in 20.00, 1003 loses her 1.50 BB+call
+    assert metrics["Net result"] == "$19.00"
+    assert metrics["Hands (USD)"] == "3"
+
+
+def test_pair_page(env: Path) -> None:
+    at = app_as("viewer", "pair")
+    at.text_input(key="pair_a").input("alice")
+    at.text_input(key="pair_b").input("bob").run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["Hands together"] == "3"
+    net = at.dataframe[0].value
+    assert dict(zip(net["player"], net["net"], strict=True)) == {"alice": 1900, "bob": -1850}
+
+
+def test_violations_page(env: Path) -> None:
+    at = app_as("viewer", "violations")
+    summary = at.dataframe[0].value
+    assert list(summary["rule"]) == ["RAISE.MIN", "UNDERCALL.FULL_CALL"]
+    assert list(summary["house_decisions"]) == [0, 1]
+    at.radio(key="viol_by").set_value("rulebook").run()
+    assert sorted(at.dataframe[0].value["rulebook"]) == ["CEP-2023", "online-standard"]
+
+
+def test_runs_page_shows_checks(env: Path) -> None:
+    at = app_as("viewer", "runs")
+    assert list(at.dataframe[0].value["run_id"]) == ["run-2026-11-29", "run-2026-11-28"]
+    assert "rule_errors: 1 high-severity finding" in [e.value for e in at.error]
+
+
+def test_admin_page_is_admin_only(env: Path) -> None:
+    from dashboards.ui import page_specs
+
+    assert "Admin" not in page_specs("reviewer") and "Admin" not in page_specs("viewer")
+    assert page_specs("admin")["Admin"] == [("admin", "Users & settings")]
+    pages = {slug for entries in page_specs("viewer").values() for slug, _ in entries}
+    assert pages == {p.stem for p in (ROOT / "dashboards" / "app_pages").glob("*.py")} - {"__init__", "login", "admin"}
+    direct = AppTest.from_file(str(ROOT / "dashboards" / "app_pages" / "admin.py"), default_timeout=TIMEOUT)
+    direct.session_state["user"] = User("rita", "reviewer")
+    direct.run()
+    assert "Your role (reviewer) does not allow this page." in [e.value for e in direct.error]
+
+
+def test_admin_adds_a_user(env: Path, users_file: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    own = tmp_path / "users.json"
+    own.write_bytes(users_file.read_bytes())
+    monkeypatch.setenv("FLOORMAN_USERS", str(own))
+    at = app_as("admin", "admin")
+    at.text_input(key="new_user").input("nina")
+    at.selectbox(key="new_role").set_value("reviewer")
+    at.text_input(key="new_password").input("s3cret-pass")
+    at.button(key="FormSubmitter:add_user-Save user").click().run()
+    assert not at.exception
+    from dashboards.auth import authenticate
+
+    assert authenticate(own, "nina", "s3cret-pass") == User("nina", "reviewer")
