@@ -186,9 +186,10 @@ def check_pots(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
             diff = actual[i] - expected[i]
             if diff == 0 or (folded[i] and rp.folded[i]):
                 continue
-            if expected[i] == 0:
+            if expected[i] == 0 or actual[i] == 0:
                 rule, sev = "SHOWDOWN.CARDS_SPEAK", ERROR
-                text = f"{ring[i]} was awarded {fmt(actual[i])} without holding the best eligible hand."
+                text = (f"{ring[i]} was awarded {fmt(actual[i])}, but the best eligible hands give"
+                        f" {fmt(expected[i])}: a pot went to the wrong hand.")
             elif abs(diff) <= unit * nboards * (2 if hilo else 1):
                 rule, sev = "POT.ODD_CHIP", prof.odd_chip_severity
                 text = (f"{ring[i]} got {fmt(actual[i])}; splitting in the smallest chip ({fmt(unit)}) with the odd"

@@ -134,6 +134,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     bb_player = -1
     sb_player = -1
 
+    last_post_seq = max((a.seq for a in hand.actions if a.kind in _LIVE_POST), default=-1)
     street = _PREFLOP
     B = 0  # current bet (street total to match)
     call_basis = 0  # R003 «BET MÍNIMO»: what a caller must match after a sub-BB opening all-in
@@ -276,7 +277,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 expected = next_to_act(start)
             else:
                 expected = next_to_act(n - 1)
-        if expected != i:
+        if a.seq < last_post_seq:
+            expected = -2  # a fold/check before the blinds are in: a sitting-out seat, not a turn
+        elif expected != i:
             due = ring[expected] if expected >= 0 else "nobody (betting was closed)"
             add(
                 Finding(
@@ -474,7 +477,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 allin[i],
             )
         )
-        expected = next_to_act(i)
+        expected = next_to_act(i) if a.seq > last_post_seq else -2
 
     for q in range(n):
         if contributed[q] > stacks[q]:
