@@ -1,0 +1,354 @@
+"""Bovada / Ignition / Bodog text hand histories ("Bovada Hand #123 TBL#456 HOLDEM No Limit - ...").
+
+Why its own module: these sites anonymise every opponent by table position ("UTG+1", "Big Blind"),
+reveal every player's hole cards after the hand (operator-like exports), write "Raises X to Y"
+with X the chips *added*, all-ins as "All-in X" (chips added, sometimes a blind), results as
+"Hand result" per pot, and times in US Eastern time unless marked UTC. Players are named by their
+position label; the file owner ("[ME]") is named "Hero" so that he is one player across hands.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from parsers.base import TextHandFormat
+from parsers.formats._stars_like import EASTERN, UTC, HandBuilder, Money, cards, new_hand, to_utc
+from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.reading import Block
+
+_START = re.compile(r"^\ufeff?(?:Bovada|Ignition|Bodog(?:\.com|\.eu| UK)?) Hand #")
+_HEADER = re.compile(
+    r"^\ufeff?(?P<site>Bovada|Ignition|Bodog(?:\.com|\.eu| UK)?) Hand #(?P<no>\d+):?\s+"
+    r"(?:(?P<game1>[A-Z]+) Tournament #(?P<tid>\d+) TBL#\d+, .*?Level (?P<level>\d+) \((?P<blinds>[^)]*)\)"
+    r"|(?:TBL#\d+|Zone Poker ID#\d+)\s+(?P<game>[A-Z0-9]+?)(?:ZonePoker)?(?P<hilo> HiLo)?\s+"
+    r"(?P<limit>No Limit|Pot Limit|Fixed Limit)(?: \[MVS\])?)"
+    r" - (?P<when>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?: (?P<zone>UTC))?"
+)
+_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<pos>.+?)(?P<me> \[ME\])? \((?P<cash>\$?[\d.,]+) in [Cc]hips\)")
+_ACTOR = re.compile(r"^(?P<pos>.+?)\s*(?P<me>\[ME\])? : (?P<rest>.*)$")
+_RAISE_TO = re.compile(r"^(?P<amt>\$?[\d.,]+) to (?P<to>\$?[\d.,]+)")
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+# tournament exports use bare verbs ("Call 600", "Hand Result 7440")
+_VERBS = re.compile(r"^(Call|Bet|Raise|Fold|Check|Hand Result)\b")
+_VERB_MAP = {
+    "Call": "Calls",
+    "Bet": "Bets",
+    "Raise": "Raises",
+    "Fold": "Folds",
+    "Check": "Checks",
+    "Hand Result": "Hand result",
+}
+_PLAYER_ID = re.compile(r"Seat(\d+): (\S+?)(?:,|$)")
+
+_GAMES = {"HOLDEM": "holdem", "OMAHA": "omaha"}
+_BETTING = {"No Limit": "NL", "Pot Limit": "PL", "Fixed Limit": "FL"}
+_STREETS = {"*** FLOP": Street.FLOP, "*** TURN": Street.TURN, "*** RIVER": Street.RIVER}
+_NO_CHIPS = (
+    "Card dealt to a spot",
+    "Draw for dealer",
+    "Stand",
+    "Table Info:",
+    "Player Info:",
+    "Set dealer",
+    "Enter(Auto)",
+    "Leave(Auto)",
+    "Table enter user",
+    "Table leave user",
+    "Table deposit",
+    "Seat sit down",
+    "Seat sit out",
+    "Seat stand",
+    "Seat re-join",
+    "Sitout",
+    "Does not show",
+    "Table Closed",
+    "Re-join",
+    "Sit out",
+    "Ranking",
+    "Prize Cash",
+)
+
+
+class BovadaFormat(TextHandFormat):
+    name: ClassVar[str] = "bovada"
+    priority: ClassVar[int] = 50
+    description: ClassVar[str] = "Bovada / Ignition / Bodog text hand histories"
+
+    def sniff(self, head: str) -> bool:
+        return _START.match(head.lstrip("\ufeff\r\n ")) is not None
+
+    def is_start(self, line: str) -> bool:
+        return _START.match(line) is not None
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        return _parse(block, source_file)
+
+
+def _parse(block: Block, source_file: str) -> Hand:
+    lines = [line for line in block.lines if line.strip()]
+    m = _HEADER.match(lines[0])
+    if m is None:
+        raise ParseError(f"unrecognised header {lines[0]!r}", 1)
+    game = m["game"] or m["game1"]
+    if game not in _GAMES:
+        raise ParseError(f"unsupported variant: {game}", 1)
+    site = m["site"].split(".")[0].split(" ")[0].lower()
+    hand = new_hand(
+        site=site,
+        hand_no=m["no"],
+        fmt="bovada",
+        source_file=source_file,
+        offset=block.offset,
+        length=block.length,
+    )
+    hand.variant = _GAMES[game] + ("_hilo" if m["hilo"] else "")
+    if m["tid"]:
+        hand.game_type, hand.tournament_id, hand.tournament_level = "tournament", m["tid"], m["level"]
+        hand.currency, hand.unit_scale, hand.betting = "CHIPS", 1, "NL"
+    else:
+        hand.currency, hand.betting = "USD", _BETTING[m["limit"]]
+    hand.started_at = to_utc(m["when"], "%Y-%m-%d %H:%M:%S", UTC if m["zone"] else EASTERN)
+    money = Money(hand.unit_scale)
+    if m["blinds"]:
+        sb, _, bb = m["blinds"].partition("/")
+        hand.sb, hand.bb = money(sb), money(bb)
+
+    b = HandBuilder(hand)
+    i = 2 if lines[1].startswith("Table Info:") else 1
+    ids = _player_ids(lines)
+    positions: dict[str, str] = {}
+    while i < len(lines) and (s := _SEAT.match(lines[i])) is not None:
+        name = "Hero" if s["me"] else ids.get(s["seat"], s["pos"].strip())
+        positions[s["pos"].strip()] = name
+        hand.seats.append(Seat(int(s["seat"]), name, money(s["cash"])))
+        if s["me"]:
+            hand.hero = name
+        i += 1
+    if not hand.seats:
+        raise ParseError("no seats", i + 1)
+    dealt: dict[str, str] = {}
+    dealing = True  # before *** HOLE CARDS ***: forced bets
+    marked = any(line.startswith(("Card dealt to table", "*** FLOP")) for line in lines)
+    rounds = None if marked else _Rounds(b, {seat.player: seat.stack for seat in hand.seats})
+    in_summary = False
+    for n in range(i, len(lines)):
+        line = lines[n]
+        try:
+            if in_summary:
+                _summary_line(line, hand, money)
+            elif line.startswith("Card dealt to table "):
+                _table_cards(line, b)
+            elif line.startswith("*** "):
+                if line.startswith("*** SUMMARY"):
+                    in_summary = True
+                elif line.startswith("*** HOLE CARDS"):
+                    dealing = False
+                else:
+                    _street(line, b)
+            else:
+                a = _ACTOR.match(line)
+                if a is None:
+                    if line.startswith(_NO_CHIPS):
+                        continue  # table notices without a player
+                    raise ParseError(f"unrecognised line {line!r}")
+                pos = a["pos"].strip()
+                if pos not in positions:
+                    if a["rest"].strip().startswith(_NO_CHIPS):
+                        continue  # e.g. "Dealer : Set dealer [5]" when the button seat is empty
+                    raise ParseError(f"action by a position with no seat: {pos!r}")
+                rest = _VERBS.sub(_verb, a["rest"].strip())
+                if rounds is not None and not dealing and rest.startswith(_DECISIONS):
+                    rounds.before_decision(dealt)
+                _action(positions[pos], rest, b, money, dealing=dealing, dealt=dealt)
+        except ParseError as exc:
+            raise ParseError(exc.reason, n + 1) from None
+    if not in_summary:
+        raise ParseError("truncated hand: no *** SUMMARY *** section")
+    if rounds is not None and rounds.streets_seen and hand.boards == [] and not b.boards:
+        summary_board = next((ln for ln in lines if ln.startswith("Board [")), "")
+        board = "".join(cards(g) for g in _BRACKETS.findall(summary_board))
+        if len(board) < 2 * (2 + rounds.streets_seen):
+            raise ParseError("streets inferred from betting exceed the written board")
+        b.board(1, board)
+    if not hand.bb:
+        _blinds_from_posts(hand)
+    for who, card_text in dealt.items():
+        b.hole(who, card_text, Provenance.DEALT if who == hand.hero else Provenance.OPERATOR)
+    return b.finish()
+
+
+_DECISIONS = ("Folds", "Checks", "Calls ", "Bets ", "Raises ", "All-in")
+
+
+class _Rounds:
+    """Street boundaries for 2012 exports that write the board only in the summary.
+
+    A betting round is closed when every player still able to act has acted since the last
+    bet or raise and all of them have the same amount in; the next decision opens the next
+    street. This is the rule of the game, not a guess about the site.
+    """
+
+    __slots__ = ("b", "stacks", "streets_seen")
+
+    _ORDER = (Street.FLOP, Street.TURN, Street.RIVER)
+
+    def __init__(self, b: HandBuilder, stacks: dict[str, int]) -> None:
+        self.b = b
+        self.stacks = stacks
+        self.streets_seen = 0
+
+    def before_decision(self, dealt: dict[str, str]) -> None:
+        if self.streets_seen >= 3 or not self._closed(dealt):
+            return
+        self.b.new_street(self._ORDER[self.streets_seen])
+        self.streets_seen += 1
+
+    def _closed(self, dealt: dict[str, str]) -> bool:
+        street = self.b.street
+        folded: set[str] = set()
+        put_in: dict[str, int] = {}
+        acted: set[str] = set()
+        for a in self.b.hand.actions:
+            put_in[a.player] = put_in.get(a.player, 0) + a.contribution
+            if a.kind is Kind.FOLD:
+                folded.add(a.player)
+            if a.street is not street:
+                continue
+            if a.kind in (Kind.BET, Kind.RAISE):
+                acted = {a.player}
+            elif a.kind in (Kind.CALL, Kind.CHECK, Kind.FOLD):
+                acted.add(a.player)
+        live = [p for p in dealt if p not in folded and put_in.get(p, 0) < self.stacks.get(p, 0)]
+        if not acted or not all(p in acted for p in live):
+            return False
+        top = self.b.max_committed()
+        return all(self.b.committed(p) == top for p in live)
+
+
+def _verb(m: re.Match[str]) -> str:
+    return _VERB_MAP[m.group(1)]
+
+
+def _player_ids(lines: list[str]) -> dict[str, str]:
+    """MVS exports name each opponent once ("Player Info: Seat1: P1-d07e..."): seat -> id."""
+    for line in lines[:40]:
+        if line.startswith("Player Info: "):
+            return dict(_PLAYER_ID.findall(line))
+    return {}
+
+
+def _blinds_from_posts(hand: Hand) -> None:
+    """Cash headers carry no stakes: take them from the blinds actually posted."""
+    for a in hand.actions:
+        if a.kind is Kind.POST_SB and not hand.sb:
+            hand.sb = a.amount or 0
+        elif a.kind is Kind.POST_BB and not hand.bb:
+            hand.bb = a.amount or 0
+
+
+def _street(line: str, b: HandBuilder) -> None:
+    for prefix, street in _STREETS.items():
+        if line.startswith(prefix):
+            b.new_street(street)
+            b.board(1, "".join(cards(g) for g in _BRACKETS.findall(line)))
+            return
+    raise ParseError(f"unknown section {line!r}")
+
+
+def _table_cards(line: str, b: HandBuilder) -> None:
+    """Old exports deal the board without street headers: the count of cards says which."""
+    new = "".join(cards(g) for g in _BRACKETS.findall(line))
+    board = b.boards.get(1, "") + new
+    street = {6: Street.FLOP, 8: Street.TURN, 10: Street.RIVER}.get(len(board))
+    if street is None:
+        raise ParseError(f"board of {len(board) // 2} cards: {line!r}")
+    b.new_street(street)
+    b.board(1, board)
+
+
+def _action(player: str, rest: str, b: HandBuilder, money: Money, *, dealing: bool, dealt: dict[str, str]) -> None:
+    rest = rest.strip()
+    if rest.startswith("Card dealt to a spot"):
+        groups = _BRACKETS.findall(rest)
+        if groups and groups[0].strip():
+            dealt[player] = cards(groups[0])
+    elif rest.startswith("Folds"):
+        b.fold(player)
+    elif rest.startswith("Checks"):
+        b.check(player)
+    elif rest.startswith("Calls "):
+        b.call(player, money(rest[6:].split()[0]))
+    elif rest.startswith("Bets "):
+        b.bet(player, money(rest[5:].split()[0]))
+    elif rest.startswith(("Raises ", "All-in(raise) ")):
+        all_in = rest.startswith("All-in")
+        tail = rest.split(" ", 1)[1]
+        r = _RAISE_TO.match(tail)
+        if r is not None:  # "Raises $20 to $24": $20 added, $24 in on the street
+            b.raise_to(player, money(r["amt"]), money(r["to"]), all_in)
+        else:  # old format "Raises $24": the street total
+            b.raise_to(player, None, money(tail.split()[0]), all_in)
+    elif rest.startswith("All-in "):
+        amount = money(rest[7:].split()[0])
+        if dealing:  # an all-in blind
+            kind = Kind.POST_SB if not any(x.kind is Kind.POST_SB for x in b.hand.actions) else Kind.POST_BB
+            b.post(player, kind, amount, all_in=True)
+        else:
+            _all_in(player, amount, b)
+    elif rest.startswith(("Small Blind ", "Small blind ", "Ante/Small Blind ")):
+        b.post(player, Kind.POST_SB, money(rest.rsplit(" ", 1)[1]))
+    elif rest.startswith(("Big blind ", "Big Blind ", "Big blind/Bring in ")):
+        b.post(player, Kind.POST_BB, money(rest.rsplit(" ", 1)[1]))
+    elif rest.startswith("Ante chip "):
+        amount = money(rest[10:].split()[0])
+        b.hand.ante = b.hand.ante or amount
+        b.post(player, Kind.POST_ANTE, amount)
+    elif rest.startswith("Posts dead chip "):
+        amount = money(rest[16:].split()[0])
+        bb = b.hand.bb or max((x.amount or 0 for x in b.hand.actions if x.kind is Kind.POST_BB), default=0)
+        if bb and amount > bb:  # both blinds at once: the big blind is live, the rest dead
+            b.post(player, Kind.POST_BB, bb)
+            b.post(player, Kind.POST_DEAD, amount - bb)
+        else:
+            b.post(player, Kind.POST_DEAD, amount)
+    elif rest.startswith("Posts chip "):
+        b.post(player, Kind.POST_BB, money(rest[11:].split()[0]))
+    elif rest.startswith("Return uncalled portion of bet "):
+        b.uncalled(player, money(rest[31:].split()[0]))
+    elif rest.startswith("Hand result"):
+        side = rest.startswith("Hand result-Side pot")
+        b.award(player, money(rest.rsplit(" ", 1)[1]), 1 if side else 0)
+    elif rest.startswith("Showdown"):
+        b.show(player, dealt.get(player) or "")
+    elif rest.startswith("Mucks"):
+        b.muck(player, dealt.get(player))
+    elif rest.startswith(_NO_CHIPS) or rest.startswith("Set dealer"):
+        return
+    else:
+        raise ParseError(f"unknown action {rest!r}")
+
+
+def _all_in(player: str, amount: int, b: HandBuilder) -> None:
+    """'All-in $X' adds X chips: a call if it does not top the bet, else a bet or raise."""
+    to = b.committed(player) + amount
+    top = b.max_committed_excluding(player)
+    if to <= top:
+        b.call(player, amount, all_in=True)
+    elif top == 0:
+        b.bet(player, amount, all_in=True)
+    else:
+        b.raise_to(player, amount, to, all_in=True)
+
+
+def _summary_line(line: str, hand: Hand, money: Money) -> None:
+    if _SEAT.match(line):
+        raise ParseError("the summary runs into another hand's seat list (header missing)")
+    if line.startswith("Total Pot("):
+        total, _, rake = line.partition("|")
+        hand.site_total_pot = money(total[len("Total Pot(") :].rstrip(") "))
+        if rake.strip().startswith("Rake"):
+            hand.site_rake = money(rake.strip()[4:].strip(" ()"))
+
+
+FORMAT = BovadaFormat()
