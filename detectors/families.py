@@ -1,0 +1,136 @@
+"""Detector families: a transparent rule score per family, its evidence hands, and its words.
+
+Why rule scores beside the learned model: they are readable contrasts an integrity analyst can
+check by hand ("A raised B 3.9 standard deviations less often than A's own baseline"), they work
+without training data, and they are features of the learned model. Each family's evidence
+query ranks the shared hands where the family's behaviour actually happened.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+
+FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
+VERSION = "1.0.0"
+SQRT2 = math.sqrt(2.0)
+
+
+def rule_scores(u: pl.DataFrame) -> pl.DataFrame:
+    """Add r_<family> columns: bigger means more like that family (roughly z units)."""
+    c = pl.col
+    return u.with_columns(
+        ((-c("z_hu_post_aggr_ab") - c("z_hu_post_aggr_ba") + c("z_checkdown")) / math.sqrt(3)).alias("r_soft_play"),
+        pl.max_horizontal((c("x_beaten_ab") + c("x_fold_ab")) / SQRT2, (c("x_beaten_ba") + c("x_fold_ba")) / SQRT2)
+        .alias("r_chip_dumping"),
+        ((c("z_face_pre_aggr_ab") + c("z_face_pre_aggr_ba") + c("x_squeeze_ab") + c("x_squeeze_ba")) / 2.0)
+        .alias("r_squeeze"),
+        pl.max_horizontal(c("z_cs_ab"), c("z_cs_ba")).alias("r_card_sharing"),
+    )
+
+
+@dataclass(frozen=True)
+class FamilyText:
+    explanation: str
+    benign: str
+    overturn: str
+
+
+TEXT: dict[str, FamilyText] = {
+    "soft_play": FamilyText(
+        "{a} and {b} bet and raise each other far less than each bets or raises everyone else "
+        "in the same spots (street, facing action, own hand strength), and check pots down together.",
+        "Mutual respect between two strong regulars, or one player's tilt-free caution against a "
+        "known aggressive opponent; friends who sit together may avoid each other without colluding.",
+        "Aggression against each other back within the population range over new shared hands, or "
+        "the passive hands turn out to be marginal holdings where checking is standard.",
+    ),
+    "chip_dumping": FamilyText(
+        "{a} loses chips to {b} in pots {a} should not lose given the cards: folding the better hand "
+        "after building the pot, or calling off with air, far more than against anyone else.",
+        "A loose, losing player who loses to everyone (a whale) also loses most to whoever sits "
+        "with them most; bad beats and variance in a few big pots.",
+        "The same loss pattern against the rest of the table, or the transfers reverse over further "
+        "hands, or the evidence pots were lost with genuinely worse cards at showdown.",
+    ),
+    "squeeze": FamilyText(
+        "{a} and {b} raise and re-raise around third players who called in between, who then fold; "
+        "when only the two are left they do not contest the pot.",
+        "Two aggressive players (LAG/maniac styles) 3-bet a lot against everyone, and caller "
+        "squeezes are a standard play.",
+        "Their re-raise rate over each other equals their re-raise rate over everyone else, or they "
+        "contest pots against each other normally once the third player folds.",
+    ),
+    "card_sharing": FamilyText(
+        "{a} folds to bets, even with strong hands, exactly when {b} (still in the hand) holds the "
+        "stronger hand, and not when {b} holds the weaker one.",
+        "Coincidence over few spots; a tight player folds often whatever the cards of others.",
+        "Fold rate with a strong hand independent of {b}'s hidden cards over more hands, or the "
+        "pattern disappears in player mode where it should not be visible anyway.",
+    ),
+    "collusion_ring": FamilyText(
+        "{players} form a group of three or more whose every pair is suspicious on its own "
+        "(the pair-suspicion graph closes into a ring).",
+        "Regulars of one small stake who all sit together all day; a shared style.",
+        "Any member pair clears its own review; the group dissolves when weak edges are removed.",
+    ),
+    "anomaly": FamilyText(
+        "The pair {a} / {b} is an outlier on the joint distribution of all pair contrasts "
+        "(isolation forest), with no single family explaining it.",
+        "Rare but honest combinations of styles; small samples.",
+        "More shared hands bring the pair back into the population's bulk.",
+    ),
+}
+
+
+EVIDENCE_SQL: dict[str, str] = {
+    # hands where either player passed up the aggression their own baseline expected against the other
+    "soft_play": """
+        SELECT f.flag_key, p.hand_id, sum(greatest(p.p_aggr - p.aggr::INT, 0)) + 0.01 * count(*) AS s
+        FROM _fp f JOIN pdec p ON (p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)
+        GROUP BY ALL HAVING sum(greatest(p.p_aggr - p.aggr::INT, 0)) > 0""",
+    # pots one lost to the other, biggest first, worse if the loser held the better hand or folded
+    "chip_dumping": """
+        SELECT f.flag_key, p.hand_id,
+               max(p.flow_cbb * (1 + coalesce(p.a_better::INT, 0) + p.a_folded::INT)) AS s
+        FROM _fp f JOIN pflow p ON (p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)
+        GROUP BY ALL""",
+    # re-raise sequences around third players, most squeezed players first; then no-contest folds
+    "squeeze": """
+        SELECT flag_key, hand_id, max(s) AS s FROM (
+            SELECT f.flag_key, q.hand_id, 10 + q.third_folds + 2 * q.callers_squeezed AS s
+            FROM _fp f JOIN psq q ON (q.a = f.a AND q.b = f.b) OR (q.a = f.b AND q.b = f.a)
+            UNION ALL
+            SELECT f.flag_key, p.hand_id, 5 + p.fold::INT - p.p_fold AS s
+            FROM _fp f JOIN pdec p ON ((p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a))
+            WHERE p.grp LIKE 'hu_%' AND p.fold
+        ) GROUP BY ALL""",
+    # folds while the other (live) held the stronger hand, strongest folded hands first
+    "card_sharing": """
+        SELECT f.flag_key, c.hand_id, max(1 + c.bucket) AS s
+        FROM _fp f JOIN pcs c ON (c.a = f.a AND c.b = f.b) OR (c.a = f.b AND c.b = f.a)
+        WHERE c.fold AND c.b_stronger GROUP BY ALL""",
+}
+
+
+def evidence(con: duckdb.DuckDBPyConnection, flagged: pl.DataFrame, top: int = 10) -> dict[str, list[str]]:
+    """Ranked evidence hand ids per flag_key for rows (flag_key, family, a, b)."""
+    out: dict[str, list[str]] = {}
+    for family, sql in EVIDENCE_SQL.items():
+        part = flagged.filter(pl.col("family") == family).select("flag_key", "a", "b")
+        if part.is_empty():
+            continue
+        con.register("_fp", part.to_arrow())
+        rows = con.execute(
+            f"""SELECT flag_key, list(hand_id ORDER BY s DESC, hand_id) FILTER (WHERE rk <= {top})
+            FROM (SELECT *, row_number() OVER (PARTITION BY flag_key ORDER BY s DESC, hand_id) AS rk
+                  FROM ({sql}))
+            GROUP BY flag_key"""
+        ).fetchall()
+        con.unregister("_fp")
+        for key, hands in rows:
+            out[key] = list(hands or [])
+    return out

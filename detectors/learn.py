@@ -1,0 +1,106 @@
+"""Statistical stage: a calibrated pair model trained on simulator truth, and an anomaly score.
+
+Why a multi-class model over the contrasts: families overlap (a squeeze team also avoids
+contesting, a dumper also looks soft), so one model that sees every contrast and says
+P(none), P(soft_play), ... separates them better than four thresholds; isotonic calibration makes
+the score a probability an analyst can read. The model file carries its version, the feature
+list and what it was trained on, so a run can say exactly which model produced a flag.
+The isolation forest is fitted on each run's own pairs (no labels) to surface unseen patterns.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.ensemble import HistGradientBoostingClassifier, IsolationForest
+
+from detectors.families import FAMILIES
+from detectors.pairs import feature_columns
+
+MODEL_VERSION = "pair-hgb-1.0"
+CLASSES = ("none", *FAMILIES)
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+
+
+def model_features() -> list[str]:
+    return [*feature_columns(), *(f"r_{f}" for f in FAMILIES), "log_conf", "log_hu_conf"]
+
+
+def with_exposure(u: pl.DataFrame) -> pl.DataFrame:
+    return u.with_columns(
+        pl.col("confrontations").log1p().alias("log_conf"),
+        pl.col("hu_confrontations").log1p().alias("log_hu_conf"),
+    )
+
+
+@dataclass
+class PairModel:
+    """A fitted calibrated classifier plus what is needed to use and cite it."""
+
+    estimator: Any
+    features: list[str]
+    version: str = MODEL_VERSION
+    mode: str = "operator"
+    trained_on: dict[str, Any] = field(default_factory=dict)
+
+    def predict(self, u: pl.DataFrame) -> pl.DataFrame:
+        """Columns p_pair (1 - P(none)) and p_<family> for every row of u."""
+        x = with_exposure(u).select(self.features).fill_null(0.0).fill_nan(0.0).to_numpy()
+        proba = self.estimator.predict_proba(x)
+        classes = [str(c) for c in self.estimator.classes_]
+        cols = {f"p_{c}": proba[:, classes.index(c)] if c in classes else np.zeros(len(x)) for c in CLASSES}
+        cols["p_pair"] = 1.0 - cols["p_none"]
+        return u.with_columns([pl.Series(k, v) for k, v in cols.items() if k != "p_none"])
+
+
+def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0) -> PairModel:
+    """Fit on unordered pair frames carrying a ``family`` label column ('none' for honest pairs)."""
+    data = pl.concat([with_exposure(f) for f in frames], how="diagonal_relaxed")
+    feats = model_features()
+    x = data.select(feats).fill_null(0.0).fill_nan(0.0).to_numpy()
+    y = data["family"].to_numpy()
+    base = HistGradientBoostingClassifier(
+        max_iter=300, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=10,
+        l2_regularization=1.0, random_state=seed,
+    )
+    est = CalibratedClassifierCV(base, method="isotonic", cv=3)
+    est.fit(x, y)
+    counts = {str(k): int(v) for k, v in zip(*np.unique(y, return_counts=True), strict=True)}
+    return PairModel(est, feats, MODEL_VERSION, mode, {**trained_on, "class_counts": counts})
+
+
+def model_path(mode: str) -> Path:
+    return MODEL_DIR / f"pair_model_{mode}.pkl"
+
+
+def save(model: PairModel, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(model))
+
+
+def load(path: Path) -> PairModel | None:
+    """The persisted model, or None when there is none (rule scores are used instead)."""
+    if not path.exists():
+        return None
+    model = pickle.loads(path.read_bytes())  # our own artefact, written by save()
+    if not isinstance(model, PairModel):
+        raise TypeError(f"{path} is not a PairModel")
+    return model
+
+
+def anomaly_scores(u: pl.DataFrame, seed: int = 0) -> pl.DataFrame:
+    """Column anomaly in [0, 1]: the pair's isolation-forest outlyingness as a percentile."""
+    feats = feature_columns()
+    if u.height < 20:
+        return u.with_columns(pl.lit(0.0).alias("anomaly"))
+    x = u.select(feats).fill_null(0.0).fill_nan(0.0).to_numpy()
+    forest = IsolationForest(n_estimators=200, random_state=seed).fit(x)
+    raw = -forest.score_samples(x)
+    pct = raw.argsort().argsort() / max(len(raw) - 1, 1)
+    return u.with_columns(pl.Series("anomaly", pct), pl.Series("anomaly_raw", raw))

@@ -1,0 +1,73 @@
+-- Detector outputs (DuckDB). player_stats and pair_stats are additive integer counts per day:
+-- a period's statistics are the sum of its days (obs/exp/var of the decision contrasts are
+-- additive within one run, whose baseline is the run's window).
+
+CREATE TABLE IF NOT EXISTS detector_runs (
+    run_id           VARCHAR PRIMARY KEY,
+    started_at       TIMESTAMP NOT NULL,
+    finished_at      TIMESTAMP,
+    mode             VARCHAR NOT NULL,      -- operator | player
+    since            DATE,
+    until            DATE,
+    hands            BIGINT,
+    players          BIGINT,
+    pairs_scored     BIGINT,
+    flags            BIGINT,
+    detector_versions JSON,                 -- {"soft_play": "1.0.0", ...}
+    params           JSON,                  -- thresholds, shrinkage, model file and its version
+    seconds          DOUBLE
+);
+
+CREATE TABLE IF NOT EXISTS player_stats (
+    run_id VARCHAR NOT NULL, hand_date DATE, player VARCHAR NOT NULL,
+    hands BIGINT, vpip BIGINT, pfr BIGINT, threebet_opp BIGINT, threebet BIGINT,
+    fold_to_3bet_opp BIGINT, fold_to_3bet BIGINT, cbet_opp BIGINT, cbet BIGINT,
+    post_decisions BIGINT, post_aggr BIGINT, post_calls BIGINT,
+    saw_flop BIGINT, wtsd BIGINT, wsd BIGINT,
+    net_cbb BIGINT,                -- winnings in hundredths of a big blind (bb/100 = net_cbb / hands)
+    allin_adj_net_cbb BIGINT,      -- the same with all-in showdowns credited at equity
+    allin_hands_adjusted BIGINT
+);
+
+CREATE TABLE IF NOT EXISTS pair_stats (
+    run_id VARCHAR NOT NULL, hand_date DATE, player_a VARCHAR NOT NULL, player_b VARCHAR NOT NULL,
+    hands_together BIGINT, sessions_together BIGINT, confrontations BIGINT, hu_confrontations BIGINT,
+    hu_checkdowns BIGINT, joined_together BIGINT, left_together BIGINT,
+    hu_pre_aggr_obs BIGINT, hu_pre_aggr_exp DOUBLE, hu_pre_aggr_var DOUBLE,
+    hu_pre_fold_obs BIGINT, hu_pre_fold_exp DOUBLE, hu_pre_fold_var DOUBLE,
+    hu_pre_n BIGINT, hu_pre_strong_n BIGINT, hu_pre_strong_aggr BIGINT,
+    hu_post_aggr_obs BIGINT, hu_post_aggr_exp DOUBLE, hu_post_aggr_var DOUBLE,
+    hu_post_fold_obs BIGINT, hu_post_fold_exp DOUBLE, hu_post_fold_var DOUBLE,
+    hu_post_n BIGINT, hu_post_strong_n BIGINT, hu_post_strong_aggr BIGINT,
+    face_pre_aggr_obs BIGINT, face_pre_aggr_exp DOUBLE, face_pre_aggr_var DOUBLE,
+    face_pre_fold_obs BIGINT, face_pre_fold_exp DOUBLE, face_pre_fold_var DOUBLE,
+    face_pre_n BIGINT, face_pre_strong_n BIGINT, face_pre_strong_aggr BIGINT,
+    face_post_aggr_obs BIGINT, face_post_aggr_exp DOUBLE, face_post_aggr_var DOUBLE,
+    face_post_fold_obs BIGINT, face_post_fold_exp DOUBLE, face_post_fold_var DOUBLE,
+    face_post_n BIGINT, face_post_strong_n BIGINT, face_post_strong_aggr BIGINT,
+    flow_cbb BIGINT, flow_flop_cbb BIGINT, flow_fold_cbb BIGINT, flow_beaten_cbb BIGINT,
+    lost_with_better BIGINT,
+    reraised_by_b BIGINT, squeezes BIGINT, squeeze_third_folds BIGINT, callers_squeezed BIGINT,
+    whipsaw_folds BIGINT,
+    cs_b_stronger_n BIGINT, cs_b_stronger_fold BIGINT, cs_b_weaker_n BIGINT, cs_b_weaker_fold BIGINT
+);
+
+CREATE TABLE IF NOT EXISTS flags (
+    flag_id            VARCHAR PRIMARY KEY,
+    run_id             VARCHAR NOT NULL,
+    family             VARCHAR NOT NULL,    -- soft_play | chip_dumping | squeeze | card_sharing | collusion_ring | anomaly
+    players            VARCHAR[] NOT NULL,
+    score              DOUBLE NOT NULL,     -- calibrated probability (model) or scaled rule score, 0..1
+    severity           VARCHAR NOT NULL,    -- low | medium | high
+    mode               VARCHAR NOT NULL,    -- operator | player
+    explanation        VARCHAR NOT NULL,
+    evidence_hands     VARCHAR[] NOT NULL,  -- ranked, most telling first
+    observed           JSON,                -- what was seen vs the population baseline, with percentiles
+    benign_explanation VARCHAR,
+    overturn           VARCHAR,
+    detector_version   VARCHAR NOT NULL,
+    params             JSON,
+    created_at         TIMESTAMP NOT NULL,
+    first_hand_at      TIMESTAMP,
+    last_hand_at       TIMESTAMP
+);

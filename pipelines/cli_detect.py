@@ -1,0 +1,128 @@
+"""``floorman detect``, ``floorman flags`` and ``floorman evaluate``: the detectors from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from typing import Any
+
+FLAG_FIELDS = ["flag_id", "run_id", "family", "players", "score", "severity", "mode", "evidence_hands",
+               "explanation", "observed", "benign_explanation", "overturn", "detector_version",
+               "created_at", "first_hand_at", "last_hand_at"]
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from detectors.run import Params, detect
+
+    modes = ["operator", "player"] if args.mode == "both" else [args.mode]
+    for mode in modes:
+        summary = detect(args.db, Params(mode=mode, since=args.since, until=args.until, model=args.model))
+        if args.json:
+            print(json.dumps(asdict(summary), sort_keys=True))
+        else:
+            fam = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_family.items())) or "none"
+            sev = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_severity.items())) or "none"
+            print(f"run {summary.run_id} ({mode}): {summary.hands:,} hands, {summary.players:,} players, "
+                  f"{summary.pairs_scored:,} pairs scored, {summary.flags} flags [{fam}] severity [{sev}] "
+                  f"model {summary.model or 'none (rule scores)'}, {summary.seconds:.1f} s")
+    return 0
+
+
+def _flag_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    import duckdb
+
+    con = duckdb.connect(args.db, read_only=True)
+    try:
+        where, params = [], []
+        if args.run_id:
+            where.append("run_id = ?")
+            params.append(args.run_id)
+        else:
+            where.append("run_id IN (SELECT run_id FROM detector_runs r WHERE r.started_at = "
+                         "(SELECT max(started_at) FROM detector_runs r2 WHERE r2.mode = r.mode))")
+        if args.min_severity:
+            order = {"low": 0, "medium": 1, "high": 2}
+            where.append("CASE severity WHEN 'low' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END >= "
+                         f"{order[args.min_severity]}")
+        cur = con.execute(
+            f"SELECT {', '.join(FLAG_FIELDS)} FROM flags WHERE {' AND '.join(where)} ORDER BY score DESC", params
+        )
+        cols = [d[0] for d in cur.description]
+        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+    finally:
+        con.close()
+
+
+def cmd_flags(args: argparse.Namespace) -> int:
+    rows = _flag_rows(args)
+    if args.format == "json":
+        print(json.dumps(rows, default=str, indent=1))
+        return 0
+    writer = csv.DictWriter(sys.stdout, fieldnames=FLAG_FIELDS)
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({k: ";".join(v) if isinstance(v, list) else v for k, v in r.items()})
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from detectors.api import evaluate_warehouse
+
+    result = evaluate_warehouse(args.db, args.truth, args.run_id)
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        print(f"run {result['run_id']}: {result['candidate_pairs']:,} candidate pairs, "
+              f"{result['positive_pairs']} colluding")
+        print(f"  PairAP        {result['pair_ap']:.4f}")
+        print(f"  EvidenceMAP@5 {result['evidence_map5']:.4f}  ({result['pairs_with_evidence']} pairs with evidence)")
+        print(f"  FamilyMAP     {result['family_map']:.4f}  "
+              + ", ".join(f"{k} {v:.3f}" for k, v in result["family_ap"].items()))
+        print(f"  composite     {result['composite']:.4f}  (0.7·PairAP + 0.2·EvidenceMAP@5 + 0.1·FamilyMAP)")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from detectors.train import train_and_save
+
+    for mode in (["operator", "player"] if args.mode == "both" else [args.mode]):
+        path = train_and_save(args.db, args.truth, mode, args.out)
+        print(f"trained {mode} pair model -> {path}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser("detect", help="player/pair statistics, collusion detectors and flags")
+    p.add_argument("--db", required=True, help="warehouse DuckDB file")
+    p.add_argument("--mode", choices=["operator", "player", "both"], default="operator",
+                   help="operator: all hole cards; player: only cards a player could see")
+    p.add_argument("--since", help="first hand date (YYYY-MM-DD)")
+    p.add_argument("--until", help="last hand date (YYYY-MM-DD)")
+    p.add_argument("--model", help="pair model file (default: the packaged one for the mode)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_detect)
+
+    p = subparsers.add_parser("flags", help="list the latest run's flags")
+    p.add_argument("--db", required=True)
+    p.add_argument("--format", choices=["json", "csv"], default="json")
+    p.add_argument("--run-id")
+    p.add_argument("--min-severity", choices=["low", "medium", "high"])
+    p.set_defaults(func=cmd_flags)
+
+    p = subparsers.add_parser("evaluate", help="score the latest detector run against simulator truth")
+    p.add_argument("--db", required=True)
+    p.add_argument("--truth", required=True, help="truth JSON written by floorman simulate")
+    p.add_argument("--run-id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_evaluate)
+
+    p = subparsers.add_parser("train-detectors", help="fit the pair model on simulated warehouses and their truth")
+    p.add_argument("--db", required=True, nargs="+", help="simulated warehouses")
+    p.add_argument("--truth", required=True, nargs="+", help="their truth files, in the same order")
+    p.add_argument("--mode", choices=["operator", "player", "both"], default="both")
+    p.add_argument("--out", help="model file (default: the packaged location for the mode)")
+    p.set_defaults(func=cmd_train)
