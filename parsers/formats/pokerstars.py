@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 from parsers.base import TextHandFormat, guarded_parse
@@ -48,7 +49,7 @@ from parsers.model import (
     Street,
 )
 from parsers.money import to_units
-from parsers.reading import Block, Line, iter_blocks, iter_lines
+from parsers.reading import SNIFF_BYTES, Block, Line, _decode_line, detect_encoding, iter_blocks, iter_lines
 
 _SEAT_RE = re.compile(r"^Seat (\d+): (.+) \((.+?) in chips(?:, [^)]*)?\)(.*)$")
 _SUMMARY_CARDS_RE = re.compile(
@@ -106,15 +107,31 @@ def _cards(text: str) -> str:
     return text.replace(" ", "")
 
 
+#: amount text -> units, per scale: stakes and bet sizes repeat from hand to hand
+_CACHE_CENTS: dict[str, int] = {}
+_CACHE_CHIPS: dict[str, int] = {}
+
+
 class _Money:
     """Amount text -> integer units for one hand (exact; a float in a chip game is refused)."""
 
-    __slots__ = ("scale",)
+    __slots__ = ("cache", "scale")
 
     def __init__(self, scale: int) -> None:
         self.scale = scale
+        self.cache = _CACHE_CHIPS if scale == 1 else _CACHE_CENTS
 
     def __call__(self, text: str, line_no: int) -> int:
+        value = self.cache.get(text)
+        if value is not None:
+            return value
+        value = self._convert(text, line_no)
+        if len(self.cache) > 100_000:
+            self.cache.clear()
+        self.cache[text] = value
+        return value
+
+    def _convert(self, text: str, line_no: int) -> int:
         s = text.strip()
         if s and not s[0].isdigit():
             s = s[1:].lstrip()  # $, €, £, or a replacement char for an undecodable €
@@ -150,6 +167,29 @@ def _split_archive_lines(lines: Iterator[Line]) -> Iterator[Line]:
             offset = end
 
 
+_CHUNK = 1 << 20
+_START_BYTES = re.compile(
+    rb"^[ \t]*(?:PokerStars|POKERSTARS) (?:Zoom |ZOOM |Home Game |HOME GAME |Rush )?"
+    rb"(?:Hand|Game|HAND|GAME|Tournament|TOURNAMENT) #",
+    re.MULTILINE,
+)
+
+
+def _make_block(data: bytes, offset: int, encoding: str) -> Block | None:
+    """Decode one hand's bytes into lines (a stray cp1252 byte in UTF-8 decodes that line as
+    cp1252, as the shared reader does); None for blank text."""
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        text = "\n".join(_decode_line(raw, encoding) for raw in data.split(b"\n"))
+    lines = text.replace("\r\n", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        return None
+    return Block(offset, len(data), lines)
+
+
 def _is_separator(text: str) -> bool:
     s = text.strip()
     return not s or (s.startswith("*****") and s.endswith("*****"))
@@ -175,6 +215,49 @@ class PokerStarsFormat(TextHandFormat):
         return START_RE.match(line) is not None
 
     def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
+        """Stream the file's hands: byte chunks cut at hand starts (fast), or line by line for
+        UTF-16 and old Mac CR-only files."""
+        with path.open("rb") as fh:
+            head = fh.read(SNIFF_BYTES)
+        encoding, bom = detect_encoding(head)
+        if encoding.startswith("utf-16") or (b"\r" in head and b"\n" not in head):
+            yield from self._parse_lines(path)
+        else:
+            yield from self._parse_chunks(path, encoding, bom)
+
+    def _parse_chunks(self, path: Path, encoding: str, bom: int) -> Iterator[Hand | Quarantined]:
+        source = str(path)
+        with path.open("rb") as fh:
+            fh.seek(bom)
+            base = bom  # file offset of buf[0]
+            buf = b""
+            first = True
+            while True:
+                chunk = fh.read(_CHUNK)
+                buf = buf + chunk if buf else chunk
+                starts = [m.start() for m in _START_BYTES.finditer(buf)]
+                if chunk and len(starts) < 2 and not (first and starts and starts[0] > 0):
+                    continue  # no complete hand in the buffer yet
+                end = starts[-1] if chunk and starts else len(buf)
+                if first:
+                    first = False
+                    pre = buf[: starts[0]] if starts else buf[:end]
+                    if pre:
+                        block = _make_block(pre, base, encoding)
+                        if block is not None and not all(_is_separator(t) for t in block.lines):
+                            raw = "\n".join(block.lines)
+                            yield Quarantined(source, base, raw, "text outside any hand", self.name)
+                bounds = [s for s in starts if s < end] + [end]
+                for s, e in pairwise(bounds):
+                    block = _make_block(buf[s:e], base + s, encoding)
+                    if block is not None:
+                        yield from guarded_parse(self, block, source)
+                if not chunk:
+                    return
+                buf = buf[end:]
+                base += end
+
+    def _parse_lines(self, path: Path) -> Iterator[Hand | Quarantined]:
         source = str(path)
         lines = _split_archive_lines(iter_lines(path))
         for block in iter_blocks(lines, self.is_start):
