@@ -146,6 +146,7 @@ class Hand:
     site_total_pot: int | None = None
     site_rake: int | None = None
     site_fees: int | None = None  # jackpot / other drops the site takes beside the rake
+    site_added: int | None = None  # money the site puts into the pot (GGPoker "Cash Drop")
     cancelled: bool = False
     seats: list[Seat] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)

@@ -7,6 +7,7 @@ Sniffing is by content (the decoded head of the file), never by file name.
 from __future__ import annotations
 
 import importlib
+import logging
 import pkgutil
 from functools import cache
 from pathlib import Path
@@ -16,12 +17,23 @@ from .base import HandFormat
 from .reading import read_head
 
 
+log = logging.getLogger(__name__)
+
+#: format modules that failed to import, with the error (a broken parser must not stop the others)
+BROKEN: dict[str, str] = {}
+
+
 @cache
 def all_formats() -> tuple[HandFormat, ...]:
     """Every registered format, most specific first."""
     found: list[HandFormat] = []
     for info in pkgutil.iter_modules(formats.__path__):
-        module = importlib.import_module(f"{formats.__name__}.{info.name}")
+        try:
+            module = importlib.import_module(f"{formats.__name__}.{info.name}")
+        except Exception as exc:  # noqa: BLE001 - reported by BROKEN and by the test suite
+            BROKEN[info.name] = f"{type(exc).__name__}: {exc}"
+            log.error("format module %s failed to import: %s", info.name, exc)
+            continue
         fmt = getattr(module, "FORMAT", None)
         if isinstance(fmt, HandFormat):
             found.append(fmt)

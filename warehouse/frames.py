@@ -39,6 +39,7 @@ HAND_SCHEMA: dict[str, pl.DataType] = {
     "site_total_pot": pl.Int64(),
     "site_rake": pl.Int64(),
     "site_fees": pl.Int64(),
+    "site_added": pl.Int64(),
     "cancelled": pl.Boolean(),
     "n_players": pl.Int32(),
     "source_file": pl.String(),
@@ -128,7 +129,7 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "") -> HandFrames:
                 hid, h.site, h.site_hand_no, h.format, h.variant, h.betting, h.game_type,
                 h.tournament_id, h.tournament_level, h.table_name, h.max_seats, h.button_seat,
                 h.sb, h.bb, h.ante, h.bb_ante, h.straddle, h.currency, h.unit_scale, h.started_at,
-                h.hero, h.hole_cards_mode, h.site_total_pot, h.site_rake, h.site_fees, h.cancelled,
+                h.hero, h.hole_cards_mode, h.site_total_pot, h.site_rake, h.site_fees, h.site_added, h.cancelled,
                 sum(1 for s in h.seats if not s.sitting_out), h.source_file, file_sha256,
                 h.byte_offset, h.byte_length,
             )

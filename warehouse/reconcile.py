@@ -3,7 +3,8 @@
 Why vectorised: it runs on every hand of every night. The equations (ARCHITECTURE.md, "Chip
 conservation is the first check"):
 
-* C = Σ contribution (uncalled returns are negative contributions);
+* C = Σ contribution (uncalled returns are negative contributions) + money the site added
+  (promotional drops such as GGPoker's "Cash Drop to Pot");
 * Σ awards + rake + fees = C                       → ``diff_awards``;
 * the site's written total pot = C                 → ``diff_total_pot`` (NULL when not written);
 * Σ pots = C (pots are pre-rake)                   → ``diff_pots`` (NULL when not written);
@@ -50,7 +51,7 @@ RECONCILIATION_COLUMNS = [
 def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
     """One reconciliation row per hand of the batch."""
     hands = frames["hands"].select(
-        "hand_id", "game_type", "site_total_pot", "site_rake", "site_fees", "cancelled"
+        "hand_id", "game_type", "site_total_pot", "site_rake", "site_fees", "site_added", "cancelled"
     )
     actions = frames["actions"]
     contrib_by_player = actions.group_by("hand_id", "player").agg(pl.col("contribution").sum().alias("put_in"))
@@ -80,7 +81,7 @@ def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
         .join(pots, on="hand_id", how="left")
         .join(seat_checks, on="hand_id", how="left")
         .with_columns(
-            pl.col("contributed").fill_null(0),
+            (pl.col("contributed").fill_null(0) + pl.col("site_added").fill_null(0)).alias("contributed"),
             pl.col("awarded").fill_null(0),
             pl.col("site_fees").fill_null(0).alias("fees"),
             pl.col("overdrawn").fill_null(0),

@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS hands (
     site_total_pot   BIGINT,
     site_rake        BIGINT,
     site_fees        BIGINT,
+    site_added       BIGINT,             -- money the site put into the pot (promotions)
     cancelled        BOOLEAN NOT NULL,
     n_players        INTEGER NOT NULL,
     source_file      VARCHAR NOT NULL,

@@ -169,7 +169,9 @@ def _parse(block: Block, source_file: str) -> Hand:
                 b.uncalled(u["name"], money(u["amt"]))
                 continue
             if line.startswith("Cash Drop to Pot"):
-                continue  # site-funded money: it shows up only in the awards and total pot
+                # site-funded money: nobody put it in, the site did (reconciled as site_added)
+                hand.site_added = (hand.site_added or 0) + money(line.rpartition(" ")[2])
+                continue
             player, rest = _split_player(line, name_set, by_length)
             if player is None:
                 c = _COLLECT.match(line)
