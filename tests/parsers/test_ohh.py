@@ -1,0 +1,95 @@
+"""Open Hand History JSON: the real Ten-Four hand, checked against the exporter's own profits."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+
+from parsers.formats.ohh import FORMAT
+from parsers.model import Hand, Provenance, Quarantined
+from parsers.reading import read_head
+from tests.conftest import real_data
+from warehouse.reconcile import reconcile_hands
+
+SAMPLE = ("pokernow_ohh_whywaita", "sample", "input", "sample_ohh_tenfour.json")
+
+
+def _sniffs(path: Path) -> bool:
+    """Our format's own sniffer on the file's head (the registry would import every format)."""
+    return FORMAT.sniff(read_head(path)[1])
+
+
+def _net(hand: Hand) -> dict[str, int]:
+    net: dict[str, int] = defaultdict(int)
+    for a in hand.actions:
+        net[a.player] -= a.contribution
+    for w in hand.awards:
+        net[w.player] += w.amount
+    return net
+
+
+def _only_hand(path: Path) -> Hand:
+    (hand,) = FORMAT.parse(path)
+    assert isinstance(hand, Hand), hand
+    return hand
+
+
+def test_sample_reconciles_and_matches_the_exporters_profits():
+    path = real_data(*SAMPLE)
+    assert _sniffs(path)
+    hand = _only_hand(path)
+    rec = reconcile_hands([hand]).row(0, named=True)
+    assert rec["status"] == "ok", rec
+    assert (rec["contributed"], rec["awarded"], rec["rake"]) == (15000, 14600, 400)  # pot 150, rake 4
+    doc = json.loads(path.read_text(), parse_float=Decimal)
+    uid_to_name = {p["_uid"]: p["name"] for p in doc["ohh"]["players"]}
+    net = _net(hand)
+    for uid, profit in doc["_profits"].items():  # the exporter's own per-player result
+        assert Decimal(net[uid_to_name[uid]]) / hand.unit_scale == profit
+    assert hand.unit_scale == 100 and hand.hand_id == "ohh:ten-four:ynkZ4QLFbmdc02Ox9tD4"
+    assert {h.provenance for h in hand.hole_cards} == {Provenance.OPERATOR}
+
+
+def test_spec_amounts_and_street_total_amounts_give_the_same_hand(tmp_path):
+    """Rewrite the sample in the spec's reading (a raise/call amount is what it adds): the SB's
+    raise to 2.5 adds 2, the BB's raise to 10 adds 9, the SB's call to 10 adds 7.5."""
+    path = real_data(*SAMPLE)
+    doc = json.loads(path.read_text(), parse_float=Decimal)
+    added = {5: Decimal("2"), 6: Decimal("9"), 7: Decimal("7.5")}
+    for rnd in doc["ohh"]["rounds"]:
+        for act in rnd["actions"]:
+            if act["action_number"] in added:
+                act["amount"] = added[act["action_number"]]
+    spec_path = tmp_path / "spec.json"
+    spec_path.write_text(json.dumps(doc, default=float))  # halves are exact in binary
+    original, spec = _only_hand(path), _only_hand(spec_path)
+    assert [(a.player, a.kind, a.contribution) for a in spec.actions] == \
+        [(a.player, a.kind, a.contribution) for a in original.actions]
+    assert reconcile_hands([spec])["status"].to_list() == ["ok"]
+
+
+def test_several_hands_stream_and_a_truncated_one_is_quarantined(tmp_path):
+    text = real_data(*SAMPLE).read_text()
+    second = text.replace("ynkZ4QLFbmdc02Ox9tD4", "second-hand-id")
+    broken = text.replace('"amount": 15', '"amount": fifteen', 1)
+    path = tmp_path / "many.json"
+    body = text + "\n" + broken + "\n" + second + "\n" + text[: len(text) // 2]
+    path.write_text(body)
+    rows = list(FORMAT.parse(path))
+    assert [type(r).__name__ for r in rows] == ["Hand", "Quarantined", "Hand", "Quarantined"]
+    assert [r.hand_id for r in rows if isinstance(r, Hand)] == [
+        "ohh:ten-four:ynkZ4QLFbmdc02Ox9tD4", "ohh:ten-four:second-hand-id"]
+    q = [r for r in rows if isinstance(r, Quarantined)]
+    assert q[0].reason.startswith("JSON error") and q[1].reason.startswith("truncated JSON")
+    raw = path.read_bytes()
+    assert all(raw[r.byte_offset:].startswith(r.raw_text.encode()) for r in q)
+
+
+def test_sniffing_is_by_content():
+    csv_log = real_data("pokernow_ohh_whywaita", "sample", "input",
+                        "poker_now_log_pglhniqprRDmWFv9sLLZZA-ru.csv")
+    assert not _sniffs(csv_log)
+    assert FORMAT.sniff('{"ohh": {"spec_version": "1.4.6"') is True
+    assert FORMAT.sniff('{"hands": []}') is False
