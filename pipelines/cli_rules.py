@@ -39,8 +39,15 @@ def run_check(db_path: str, rulebook: str | None) -> dict[str, Any]:
         run_id = uuid.uuid4().hex[:12]
         write_results(con, [h.hand_id for h in hands], states, findings, books, run_id)
         sev = Counter(f.severity for f, _ in findings)
-        return {"run_id": run_id, "hands": len(hands), "action_states": len(states), "findings": len(findings),
-                "errors": sev.get("error", 0), "warnings": sev.get("warning", 0), "info": sev.get("info", 0)}
+        return {
+            "run_id": run_id,
+            "hands": len(hands),
+            "action_states": len(states),
+            "findings": len(findings),
+            "errors": sev.get("error", 0),
+            "warnings": sev.get("warning", 0),
+            "info": sev.get("info", 0),
+        }
     finally:
         con.close()
 

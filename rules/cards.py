@@ -50,9 +50,7 @@ def best_high(hole: list[int], board: list[int], omaha: bool) -> int:
         return min(int(_pheval.evaluate_5cards(*c)) for c in combinations(cards, 5))
     if len(hole) == 4 and len(board) == 5:
         return int(_pheval.evaluate_omaha_cards(*board, *hole))
-    return min(
-        int(_pheval.evaluate_5cards(*h, *b)) for h in combinations(hole, 2) for b in combinations(board, 3)
-    )
+    return min(int(_pheval.evaluate_5cards(*h, *b)) for h in combinations(hole, 2) for b in combinations(board, 3))
 
 
 def _low5(cards: tuple[int, ...]) -> tuple[int, ...] | None:

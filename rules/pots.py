@@ -168,16 +168,33 @@ def check_pots(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     live = [i for i in range(len(ring)) if not folded[i]]
     for p in stranger:
         out.append(
-            Finding(hid, None, "POT.SIDE_POTS", ERROR, False, None, "awards only to players in the hand",
-                    f"{p} awarded", f"{p} was awarded chips but took no part in the hand." + cite("POT.SIDE_POTS"))
+            Finding(
+                hid,
+                None,
+                "POT.SIDE_POTS",
+                ERROR,
+                False,
+                None,
+                "awards only to players in the hand",
+                f"{p} awarded",
+                f"{p} was awarded chips but took no part in the hand." + cite("POT.SIDE_POTS"),
+            )
         )
     for i in range(len(ring)):
         if folded[i] and actual[i] > 0 and rp.folded[i]:
             rule = "SHOWDOWN.UNCONTESTED" if len(live) == 1 else "POT.SIDE_POTS"
             out.append(
-                Finding(hid, None, rule, ERROR, False, None, f"{ring[i]} wins nothing (folded)",
-                        f"{ring[i]} awarded {fmt(actual[i])}",
-                        f"{ring[i]} folded but was awarded {fmt(actual[i])}." + cite(rule))
+                Finding(
+                    hid,
+                    None,
+                    rule,
+                    ERROR,
+                    False,
+                    None,
+                    f"{ring[i]} wins nothing (folded)",
+                    f"{ring[i]} awarded {fmt(actual[i])}",
+                    f"{ring[i]} folded but was awarded {fmt(actual[i])}." + cite(rule),
+                )
             )
     if not decidable:
         return out
@@ -188,32 +205,65 @@ def check_pots(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 continue
             if expected[i] == 0 or actual[i] == 0:
                 rule, sev = "SHOWDOWN.CARDS_SPEAK", ERROR
-                text = (f"{ring[i]} was awarded {fmt(actual[i])}, but the best eligible hands give"
-                        f" {fmt(expected[i])}: a pot went to the wrong hand.")
+                text = (
+                    f"{ring[i]} was awarded {fmt(actual[i])}, but the best eligible hands give"
+                    f" {fmt(expected[i])}: a pot went to the wrong hand."
+                )
             elif abs(diff) <= unit * nboards * (2 if hilo else 1):
                 rule, sev = "POT.ODD_CHIP", prof.odd_chip_severity
-                text = (f"{ring[i]} got {fmt(actual[i])}; splitting in the smallest chip ({fmt(unit)}) with the odd"
-                        f" chip to the first winner left of the button gives {fmt(expected[i])}.")
+                text = (
+                    f"{ring[i]} got {fmt(actual[i])}; splitting in the smallest chip ({fmt(unit)}) with the odd"
+                    f" chip to the first winner left of the button gives {fmt(expected[i])}."
+                )
             else:
                 rule, sev = "POT.SIDE_POTS", ERROR
-                text = (f"{ring[i]} got {fmt(actual[i])}; the main and side pots built from the contributions,"
-                        f" each to its best eligible hand, give {fmt(expected[i])}.")
-            out.append(Finding(hid, None, rule, sev, False, None, f"{ring[i]} {fmt(expected[i])}",
-                               f"{ring[i]} {fmt(actual[i])}", text + cite(rule)))
+                text = (
+                    f"{ring[i]} got {fmt(actual[i])}; the main and side pots built from the contributions,"
+                    f" each to its best eligible hand, give {fmt(expected[i])}."
+                )
+            out.append(
+                Finding(
+                    hid,
+                    None,
+                    rule,
+                    sev,
+                    False,
+                    None,
+                    f"{ring[i]} {fmt(expected[i])}",
+                    f"{ring[i]} {fmt(actual[i])}",
+                    text + cite(rule),
+                )
+            )
     else:
         for i in range(len(ring)):
             if actual[i] > 0 and expected[i] == 0 and not rp.folded[i]:
                 out.append(
-                    Finding(hid, None, "SHOWDOWN.CARDS_SPEAK", ERROR, False, None, f"{ring[i]} wins nothing",
-                            f"{ring[i]} awarded {fmt(actual[i])}",
-                            f"{ring[i]} was awarded {fmt(actual[i])} without the best eligible hand."
-                            + cite("SHOWDOWN.CARDS_SPEAK"))
+                    Finding(
+                        hid,
+                        None,
+                        "SHOWDOWN.CARDS_SPEAK",
+                        ERROR,
+                        False,
+                        None,
+                        f"{ring[i]} wins nothing",
+                        f"{ring[i]} awarded {fmt(actual[i])}",
+                        f"{ring[i]} was awarded {fmt(actual[i])} without the best eligible hand."
+                        + cite("SHOWDOWN.CARDS_SPEAK"),
+                    )
                 )
             elif expected[i] > rake and actual[i] == 0:
                 out.append(
-                    Finding(hid, None, "SHOWDOWN.CARDS_SPEAK", ERROR, False, None,
-                            f"{ring[i]} about {fmt(expected[i])} before rake", f"{ring[i]} awarded nothing",
-                            f"{ring[i]} held the best eligible hand for {fmt(expected[i])} but was paid nothing."
-                            + cite("SHOWDOWN.CARDS_SPEAK"))
+                    Finding(
+                        hid,
+                        None,
+                        "SHOWDOWN.CARDS_SPEAK",
+                        ERROR,
+                        False,
+                        None,
+                        f"{ring[i]} about {fmt(expected[i])} before rake",
+                        f"{ring[i]} awarded nothing",
+                        f"{ring[i]} held the best eligible hand for {fmt(expected[i])} but was paid nothing."
+                        + cite("SHOWDOWN.CARDS_SPEAK"),
+                    )
                 )
     return out

@@ -198,11 +198,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             reopen_ctr = 0
             bets_in_round = 0
             last_aggr = -1
-            F = (
-                2 * small_bet
-                if limit and street in (Street.TURN, Street.RIVER)
-                else (small_bet if limit else bb)
-            )
+            F = 2 * small_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
             expected = next_to_act(n - 1)
         if kind in _LIVE_POST:
             behind[i] -= c
@@ -312,17 +308,10 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             size = F
             min_to = max_to = target + size if target else size
             live = sum(1 for q in range(n) if not folded[q])
-            if (
-                prof.limit_raise_cap
-                and bets_in_round >= prof.limit_raise_cap
-                and (live > 2 or prof.limit_cap_headsup)
-            ):
+            if prof.limit_raise_cap and bets_in_round >= prof.limit_raise_cap and (live > 2 or prof.limit_cap_headsup):
                 cap_reached = True
         else:
-            if r003:
-                min_to = 2 * target if target else bb
-            else:
-                min_to = B + F if B else F
+            min_to = (2 * target if target else bb) if r003 else B + F if B else F
             max_to = mine + stack_before
             if pot_limit:
                 max_to = min(max_to, target + pot + owed)
@@ -420,8 +409,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                             None,
                             f"raise to at most {fmt(max_to)} ({basis})",
                             f"{kind} to {fmt(raise_to)}",
-                            f"{a.player}'s {kind} to {fmt(raise_to)} is above the maximum {fmt(max_to)}."
-                            + cite(rule),
+                            f"{a.player}'s {kind} to {fmt(raise_to)} is above the maximum {fmt(max_to)}." + cite(rule),
                         )
                     )
                 # update the betting state (rules_matrix §3.1)
@@ -432,9 +420,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                         if goes_allin and raise_to < bb and prof.short_open_allin_call_basis == "bb":
                             call_basis = bb
                     else:
-                        counted = (
-                            not goes_allin or raise_to * prof.allin_raise_den >= B * prof.allin_raise_num
-                        )
+                        counted = not goes_allin or raise_to * prof.allin_raise_den >= B * prof.allin_raise_num
                     if counted:
                         reopen_ctr += 1
                         F = max(F, inc) if B else max(bb, raise_to)

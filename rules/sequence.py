@@ -45,19 +45,38 @@ def sequence_findings(hands: list[Hand], prof: Profile) -> list[Finding]:
                 continue
             if len(ring_now) == 2 and len(ring_order(prev)) > 2:
                 if cur_bb == prev_bb:
-                    out.append(Finding(cur.hand_id, None, "BLIND.HEADSUP_TRANSITION", WARNING, True,
-                                       "adjust_button|deal_as_is", f"{cur_bb} not to post the BB twice",
-                                       f"{cur_bb} posts the BB again",
-                                       "When play goes heads-up the button is adjusted so that no player posts the"
-                                       " big blind twice in a row." + prof.cite("BLIND.HEADSUP_TRANSITION")))
+                    out.append(
+                        Finding(
+                            cur.hand_id,
+                            None,
+                            "BLIND.HEADSUP_TRANSITION",
+                            WARNING,
+                            True,
+                            "adjust_button|deal_as_is",
+                            f"{cur_bb} not to post the BB twice",
+                            f"{cur_bb} posts the BB again",
+                            "When play goes heads-up the button is adjusted so that no player posts the"
+                            " big blind twice in a row." + prof.cite("BLIND.HEADSUP_TRANSITION"),
+                        )
+                    )
                 continue
             # dead button: the BB moves to the next player clockwise who is dealt in now
             order = sorted((seats[p], p) for p in ring_now)
             after = [p for s, p in order if s > seats[prev_bb]] + [p for s, p in order if s <= seats[prev_bb]]
             want = next((p for p in after if p != prev_bb), None)
             if want is not None and cur_bb != want:
-                out.append(Finding(cur.hand_id, None, "BLIND.DEAD_BUTTON", ERROR, False, None,
-                                   f"{want} posts the BB", f"{cur_bb} posted the BB",
-                                   f"With a dead button the big blind moves to the next player after {prev_bb}, so"
-                                   " nobody skips or repeats it." + prof.cite("BLIND.DEAD_BUTTON")))
+                out.append(
+                    Finding(
+                        cur.hand_id,
+                        None,
+                        "BLIND.DEAD_BUTTON",
+                        ERROR,
+                        False,
+                        None,
+                        f"{want} posts the BB",
+                        f"{cur_bb} posted the BB",
+                        f"With a dead button the big blind moves to the next player after {prev_bb}, so"
+                        " nobody skips or repeats it." + prof.cite("BLIND.DEAD_BUTTON"),
+                    )
+                )
     return out

@@ -39,7 +39,9 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(SCHEMA.read_text(encoding="utf-8"))
 
 
-def _grouped(con: duckdb.DuckDBPyConnection, sql: str, where: str, params: list[Any]) -> dict[str, list[tuple[Any, ...]]]:
+def _grouped(
+    con: duckdb.DuckDBPyConnection, sql: str, where: str, params: list[Any]
+) -> dict[str, list[tuple[Any, ...]]]:
     out: dict[str, list[tuple[Any, ...]]] = {}
     for row in con.execute(sql.format(where=where), params).fetchall():
         out.setdefault(row[0], []).append(row[1:])
@@ -49,13 +51,23 @@ def _grouped(con: duckdb.DuckDBPyConnection, sql: str, where: str, params: list[
 def load_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None = None) -> Iterator[Hand]:
     """Every hand (or the given ones) rebuilt as ``Hand`` objects from the warehouse tables."""
     where, params = ("", []) if hand_ids is None else ("WHERE hand_id IN (SELECT unnest(?))", [list(hand_ids)])
-    seats = _grouped(con, "SELECT hand_id, seat_no, player, stack, sitting_out, final_stack FROM seats {where}"
-                     " ORDER BY hand_id, seat_no", where, params)
-    acts = _grouped(con, "SELECT hand_id, seq, street, player, kind, amount, raise_to, all_in, contribution, cards"
-                    " FROM actions {where} ORDER BY hand_id, seq", where, params)
+    seats = _grouped(
+        con,
+        "SELECT hand_id, seat_no, player, stack, sitting_out, final_stack FROM seats {where} ORDER BY hand_id, seat_no",
+        where,
+        params,
+    )
+    acts = _grouped(
+        con,
+        "SELECT hand_id, seq, street, player, kind, amount, raise_to, all_in, contribution, cards"
+        " FROM actions {where} ORDER BY hand_id, seq",
+        where,
+        params,
+    )
     holes = _grouped(con, "SELECT hand_id, player, cards, provenance FROM hole_cards {where}", where, params)
-    boards = _grouped(con, "SELECT hand_id, board_no, cards FROM boards {where} ORDER BY hand_id, board_no",
-                      where, params)
+    boards = _grouped(
+        con, "SELECT hand_id, board_no, cards FROM boards {where} ORDER BY hand_id, board_no", where, params
+    )
     pots = _grouped(con, "SELECT hand_id, pot_no, amount FROM pots {where} ORDER BY hand_id, pot_no", where, params)
     awards = _grouped(con, "SELECT hand_id, player, amount, pot_no, board_no FROM awards {where}", where, params)
     rows = con.execute(f"SELECT {_HAND_COLS} FROM hands {where} ORDER BY hand_id", params).fetchall()
@@ -64,8 +76,10 @@ def load_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None = 
         yield Hand(
             **dict(zip(_NAMES, r, strict=True)),
             seats=[Seat(*s) for s in seats.get(hid, [])],
-            actions=[Action(s, _STREETS[st], p, _KINDS[k], am, rt, ai, c, cd)
-                     for s, st, p, k, am, rt, ai, c, cd in acts.get(hid, [])],
+            actions=[
+                Action(s, _STREETS[st], p, _KINDS[k], am, rt, ai, c, cd)
+                for s, st, p, k, am, rt, ai, c, cd in acts.get(hid, [])
+            ],
             hole_cards=[HoleCards(p, c, _PROV.get(pv, Provenance.SHOWN)) for p, c, pv in holes.get(hid, [])],
             boards=[Board(*b) for b in boards.get(hid, [])],
             pots=[Pot(*p) for p in pots.get(hid, [])],
@@ -118,8 +132,17 @@ def write_results(
         con.unregister("_checked")
 
 
-VIOLATION_FIELDS = ("hand_id", "action_seq", "rule_id", "rulebook", "severity", "house_decision", "expected",
-                    "actual", "message")
+VIOLATION_FIELDS = (
+    "hand_id",
+    "action_seq",
+    "rule_id",
+    "rulebook",
+    "severity",
+    "house_decision",
+    "expected",
+    "actual",
+    "message",
+)
 
 
 def read_violations(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:

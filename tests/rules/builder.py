@@ -48,8 +48,15 @@ def make_hand(
             assert n is not None
             contribution = n - mine
             raise_to = n
-        elif kind in (Kind.CALL, Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE, Kind.POST_ANTE,
-                      Kind.POST_BB_ANTE, Kind.POST_DEAD):
+        elif kind in (
+            Kind.CALL,
+            Kind.POST_SB,
+            Kind.POST_BB,
+            Kind.POST_STRADDLE,
+            Kind.POST_ANTE,
+            Kind.POST_BB_ANTE,
+            Kind.POST_DEAD,
+        ):
             contribution = n or 0
         elif kind is Kind.UNCALLED_RETURN:
             contribution = -(n or 0)
@@ -58,16 +65,35 @@ def make_hand(
         behind[player] -= contribution
         actions.append(Action(seq, STREETS[street], player, kind, n, raise_to, behind[player] == 0, contribution))
     seats = [Seat(i + 1, p, s) for i, (p, s) in enumerate(players)]
-    return Hand(
-        hand_id=hand_id, site=site, site_hand_no=hand_id.rsplit(":", maxsplit=1)[-1], format="test", variant=variant,
-        betting=betting, game_type=game_type, table_name="T1", sb=sb, bb=bb, currency="CHIPS",
-        unit_scale=unit_scale, source_file="<test>", byte_offset=0, byte_length=0,
-        button_seat=button if button is not None else len(players), bb_ante=bb_ante,
-        seats=seats, actions=actions,
-        hole_cards=[HoleCards(p, c, Provenance.SHOWN) for p, c in (hole or {}).items()],
-        boards=[Board(i + 1, b) for i, b in enumerate(boards or [])],
-        awards=[Award(p, a) for p, a in (awards or [])], site_rake=rake,
-    ) if stacks else Hand("x", "x", "x", "x", "x", "NL", "cash", "x", 0, 0, "C", 1, "x", 0, 0)
+    return (
+        Hand(
+            hand_id=hand_id,
+            site=site,
+            site_hand_no=hand_id.rsplit(":", maxsplit=1)[-1],
+            format="test",
+            variant=variant,
+            betting=betting,
+            game_type=game_type,
+            table_name="T1",
+            sb=sb,
+            bb=bb,
+            currency="CHIPS",
+            unit_scale=unit_scale,
+            source_file="<test>",
+            byte_offset=0,
+            byte_length=0,
+            button_seat=button if button is not None else len(players),
+            bb_ante=bb_ante,
+            seats=seats,
+            actions=actions,
+            hole_cards=[HoleCards(p, c, Provenance.SHOWN) for p, c in (hole or {}).items()],
+            boards=[Board(i + 1, b) for i, b in enumerate(boards or [])],
+            awards=[Award(p, a) for p, a in (awards or [])],
+            site_rake=rake,
+        )
+        if stacks
+        else Hand("x", "x", "x", "x", "x", "NL", "cash", "x", 0, 0, "C", 1, "x", 0, 0)
+    )
 
 
 def rule_ids(findings, severity: str | None = None) -> list[str]:

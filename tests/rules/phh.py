@@ -28,8 +28,9 @@ def phh_to_hand(path: Path) -> Hand:
     actions: list[Action] = []
     seq = 0
 
-    def add(street: Street, i: int, kind: Kind, amount: int | None, raise_to: int | None, c: int,
-            cards: str | None = None) -> None:
+    def add(
+        street: Street, i: int, kind: Kind, amount: int | None, raise_to: int | None, c: int, cards: str | None = None
+    ) -> None:
         nonlocal seq
         behind[i] -= c
         put[i] += c
@@ -73,17 +74,41 @@ def phh_to_hand(path: Path) -> Hand:
             add(street, i, kind, c if kind is Kind.RAISE else to, to, c)
             bet[i] = to
         elif parts[1] == "sm":
-            add(Street.SHOWDOWN, i, Kind.SHOW if len(parts) > 2 else Kind.MUCK, None, None, 0,
-                parts[2] if len(parts) > 2 else None)
+            add(
+                Street.SHOWDOWN,
+                i,
+                Kind.SHOW if len(parts) > 2 else Kind.MUCK,
+                None,
+                None,
+                0,
+                parts[2] if len(parts) > 2 else None,
+            )
     finals: list[int] = doc["finishing_stacks"]
-    awards = [Award(players[i], finals[i] - (stacks[i] - put[i])) for i in range(n)
-              if finals[i] - (stacks[i] - put[i]) > 0]
+    awards = [
+        Award(players[i], finals[i] - (stacks[i] - put[i])) for i in range(n) if finals[i] - (stacks[i] - put[i]) > 0
+    ]
     hid = f"phh:{path.parent.name}/{path.stem}"
     return Hand(
-        hand_id=hid, site="phh", site_hand_no=path.stem, format="phh", variant="holdem", betting="NL",
-        game_type="cash", table_name=path.parent.name, sb=blinds[0], bb=blinds[1], currency="CHIPS",
-        unit_scale=1, source_file=str(path), byte_offset=0, byte_length=0, button_seat=n,
+        hand_id=hid,
+        site="phh",
+        site_hand_no=path.stem,
+        format="phh",
+        variant="holdem",
+        betting="NL",
+        game_type="cash",
+        table_name=path.parent.name,
+        sb=blinds[0],
+        bb=blinds[1],
+        currency="CHIPS",
+        unit_scale=1,
+        source_file=str(path),
+        byte_offset=0,
+        byte_length=0,
+        button_seat=n,
         seats=[Seat(i + 1, players[i], stacks[i], False, finals[i]) for i in range(n)],
-        actions=actions, hole_cards=hole, boards=[Board(1, board)] if board else [], awards=awards,
+        actions=actions,
+        hole_cards=hole,
+        boards=[Board(1, board)] if board else [],
+        awards=awards,
         site_rake=0,
     )

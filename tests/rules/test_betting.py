@@ -65,11 +65,19 @@ def test_51_r003_same_reraise_2400_is_illegal_min_2800():
     assert not [f for f in hc.findings if f.rule_id.startswith("RAISE.FIFTY")]  # R003 has no 50% rule
 
 
-@pytest.mark.parametrize("book,rule", [(CEP, "ALLIN.SHORT_NO_REOPEN"), (T09, "ALLIN.SHORT_NO_REOPEN"),
-                                       (PKR, "ALLIN.SHORT_NO_REOPEN"), (R003, "ALLIN.RAISE_150PCT")])
+@pytest.mark.parametrize(
+    "book,rule",
+    [
+        (CEP, "ALLIN.SHORT_NO_REOPEN"),
+        (T09, "ALLIN.SHORT_NO_REOPEN"),
+        (PKR, "ALLIN.SHORT_NO_REOPEN"),
+        (R003, "ALLIN.RAISE_150PCT"),
+    ],
+)
 def test_51_step4_a_may_not_reraise_after_short_allin(book, rule):
-    hc = run(flop_51(1400, ("flop", "C", "call", 1400), ("flop", "D", "fold", None), ("flop", "A", "raise", 4000)),
-             book)
+    hc = run(
+        flop_51(1400, ("flop", "C", "call", 1400), ("flop", "D", "fold", None), ("flop", "A", "raise", 4000)), book
+    )
     assert errors(hc) == [(rule, 4)]
     st = state(hc, 4)
     assert st.to_call == 400 and not st.reopened and st.min_raise_to is None
@@ -77,14 +85,17 @@ def test_51_step4_a_may_not_reraise_after_short_allin(book, rule):
 
 
 def test_51_step4_prime_full_raise_reopens_a_min_3400():
-    hc = run(flop_51(1400, ("flop", "C", "raise", 2400), ("flop", "D", "fold", None), ("flop", "A", "raise", 3400)),
-             CEP)
+    hc = run(
+        flop_51(1400, ("flop", "C", "raise", 2400), ("flop", "D", "fold", None), ("flop", "A", "raise", 3400)), CEP
+    )
     assert errors(hc) == []
     assert state(hc, 4).reopened and state(hc, 4).min_raise_to == 3400
 
 
-@pytest.mark.parametrize("allin,cep_min,r003_min", [(1200, 2200, 2400), (1400, 2400, 2800), (1500, 2500, 3000),
-                                                    (1999, 2999, 3998), (2000, 3000, 4000)])
+@pytest.mark.parametrize(
+    "allin,cep_min,r003_min",
+    [(1200, 2200, 2400), (1400, 2400, 2800), (1500, 2500, 3000), (1999, 2999, 3998), (2000, 3000, 4000)],
+)
 def test_51_table_next_min_raise(allin, cep_min, r003_min):
     for book, want in ((CEP, cep_min), (R003, r003_min)):
         hc = run(flop_51(allin, ("flop", "C", "fold", None)), book)
@@ -100,8 +111,14 @@ def test_51_a_reraise_after_1500_allin_legal_in_r003_illegal_in_cep():
 # ---- §5.2 cumulative short all-ins -------------------------------------------------------------
 def hand_52(*tail):
     players = [("A", DEEP), ("B", 125), ("C", DEEP), ("D", 200), ("E", DEEP)]
-    script = [("flop", "A", "bet", 100), ("flop", "B", "raise", 125), ("flop", "C", "call", 125),
-              ("flop", "D", "raise", 200), ("flop", "E", "call", 200), *tail]
+    script = [
+        ("flop", "A", "bet", 100),
+        ("flop", "B", "raise", 125),
+        ("flop", "C", "call", 125),
+        ("flop", "D", "raise", 200),
+        ("flop", "E", "call", 200),
+        *tail,
+    ]
     return make_hand(players, script, sb=50, bb=100)
 
 
@@ -133,8 +150,12 @@ def test_52_r003_d_allin_is_a_raise_min_400():
 # ---- §5.3 the 50% rule (T1 symptom) ------------------------------------------------------------
 def hand_53(b_to: int):
     players = [("SB", DEEP), ("BB", DEEP), ("A", DEEP), ("B", DEEP)]
-    script = [("preflop", "SB", "post_sb", 200), ("preflop", "BB", "post_bb", 400),
-              ("preflop", "A", "raise", 1200), ("preflop", "B", "raise", b_to)]
+    script = [
+        ("preflop", "SB", "post_sb", 200),
+        ("preflop", "BB", "post_bb", 400),
+        ("preflop", "A", "raise", 1200),
+        ("preflop", "B", "raise", b_to),
+    ]
     return make_hand(players, script, sb=200, bb=400)
 
 
@@ -159,8 +180,9 @@ def test_53_2000_is_legal_except_r003_which_needs_2400():
 # ---- §5.4 undercall ----------------------------------------------------------------------------
 def seven_handed(*script, **kw):
     players = [(p, DEEP) for p in ("SB", "BB", "UTG", "U1", "MP", "CO", "BTN")]
-    return make_hand(players, [("preflop", "SB", "post_sb", 600), ("preflop", "BB", "post_bb", 1200), *script],
-                     sb=600, bb=1200, **kw)
+    return make_hand(
+        players, [("preflop", "SB", "post_sb", 600), ("preflop", "BB", "post_bb", 1200), *script], sb=600, bb=1200, **kw
+    )
 
 
 def test_54a_undercall_of_opening_bet_multiway_is_mandatory_full_call():
@@ -171,32 +193,51 @@ def test_54a_undercall_of_opening_bet_multiway_is_mandatory_full_call():
 
 def test_54b_undercall_facing_a_raise_lists_floor_rulings():
     players = [("SB", DEEP), ("BB", DEEP), ("UTG", 45_000), ("U1", DEEP)]
-    h = make_hand(players, [("preflop", "SB", "post_sb", 600), ("preflop", "BB", "post_bb", 1200),
-                            ("preflop", "UTG", "raise", 45_000), ("preflop", "U1", "call", 1200)], sb=600, bb=1200)
+    h = make_hand(
+        players,
+        [
+            ("preflop", "SB", "post_sb", 600),
+            ("preflop", "BB", "post_bb", 1200),
+            ("preflop", "UTG", "raise", 45_000),
+            ("preflop", "U1", "call", 1200),
+        ],
+        sb=600,
+        bb=1200,
+    )
     f = next(f for f in run(h, CEP).findings if f.rule_id == "UNDERCALL.FULL_CALL")
     assert f.allowed_outcomes == "full_call|forfeit_undercall_and_fold" and f.severity == "error"
 
 
 def test_54e_headsup_any_bet_is_mandatory():
-    h = make_hand([("A", DEEP), ("B", DEEP)],
-                  [("turn", "A", "bet", 10_000), ("turn", "B", "raise", 25_000), ("turn", "A", "call", 10_000)],
-                  sb=600, bb=1200, button=2)
+    h = make_hand(
+        [("A", DEEP), ("B", DEEP)],
+        [("turn", "A", "bet", 10_000), ("turn", "B", "raise", 25_000), ("turn", "A", "call", 10_000)],
+        sb=600,
+        bb=1200,
+        button=2,
+    )
     f = next(f for f in run(h, CEP).findings if f.rule_id == "UNDERCALL.FULL_CALL")
     assert f.allowed_outcomes is None and f.expected == "full call 15,000"
 
 
 def test_54_full_call_is_clean_and_t09_always_floor():
     assert errors(run(seven_handed(("preflop", "UTG", "call", 1200)), CEP)) == []
-    f = next(f for f in run(seven_handed(("preflop", "UTG", "call", 600)), T09).findings
-             if f.rule_id == "UNDERCALL.FULL_CALL")
+    f = next(
+        f
+        for f in run(seven_handed(("preflop", "UTG", "call", 600)), T09).findings
+        if f.rule_id == "UNDERCALL.FULL_CALL"
+    )
     assert f.allowed_outcomes is not None
 
 
 # ---- §5.8 R003 doubling, 150% all-in (straddle 2,000 over 500/1,000) ---------------------------
 def hand_58(mp_stack: int, *script, book_stack: int = DEEP):
     players = [("SB", DEEP), ("BB", DEEP), ("UTG", book_stack), ("U1", DEEP), ("MP", mp_stack), ("BTN", DEEP)]
-    base = [("preflop", "SB", "post_sb", 500), ("preflop", "BB", "post_bb", 1000),
-            ("preflop", "UTG", "post_straddle", 2000)]
+    base = [
+        ("preflop", "SB", "post_sb", 500),
+        ("preflop", "BB", "post_bb", 1000),
+        ("preflop", "UTG", "post_straddle", 2000),
+    ]
     return make_hand(players, [*base, *script], sb=500, bb=1000)
 
 
@@ -207,9 +248,15 @@ def test_58_reraise_to_6000_illegal_r003_legal_cep():
 
 
 def test_58_allin_5500_not_a_raise_6000_is():
-    s = [("preflop", "U1", "raise", 4000), ("preflop", "MP", "raise", 5500), ("preflop", "BTN", "fold", None),
-         ("preflop", "SB", "fold", None), ("preflop", "BB", "fold", None), ("preflop", "UTG", "call", 3500),
-         ("preflop", "U1", "raise", 12000)]
+    s = [
+        ("preflop", "U1", "raise", 4000),
+        ("preflop", "MP", "raise", 5500),
+        ("preflop", "BTN", "fold", None),
+        ("preflop", "SB", "fold", None),
+        ("preflop", "BB", "fold", None),
+        ("preflop", "UTG", "call", 3500),
+        ("preflop", "U1", "raise", 12000),
+    ]
     hc = run(hand_58(5500, *s), R003)
     assert errors(hc) == [("ALLIN.RAISE_150PCT", 9)]
     assert state(hc, 8).reopened  # the straddler had not acted voluntarily: full options
@@ -257,8 +304,12 @@ def test_pot_limit_max_is_b_plus_pot_plus_call():
     bad = run(make_hand(players, [*base, ("preflop", "UTG", "raise", 8)], sb=1, bb=2, betting="PL"), ONLINE)
     assert errors(bad) == [("BET.POT_LIMIT_MAX", 2)]
     # SB re-pots over 7: pot 1+2+7 = 10, call 6 → 7 + 10 + 6 = 23
-    rep = run(make_hand(players, [*base, ("preflop", "UTG", "raise", 7), ("preflop", "SB", "raise", 23)], sb=1, bb=2,
-                        betting="PL"), ONLINE)
+    rep = run(
+        make_hand(
+            players, [*base, ("preflop", "UTG", "raise", 7), ("preflop", "SB", "raise", 23)], sb=1, bb=2, betting="PL"
+        ),
+        ONLINE,
+    )
     assert errors(rep) == [] and state(rep, 3).max_raise_to == 23
 
 
@@ -268,7 +319,9 @@ def test_limit_raise_cap_four_bets_multiway():
     capped = [("preflop", "UTG", "raise", 4), ("preflop", "SB", "raise", 6), ("preflop", "BB", "raise", 8)]
     assert errors(run(make_hand(players, base + capped, sb=1, bb=2, betting="FL"), ONLINE)) == []
     over = [*capped, ("preflop", "UTG", "raise", 10)]
-    assert errors(run(make_hand(players, base + over, sb=1, bb=2, betting="FL"), ONLINE)) == [("BET.LIMIT_RAISE_CAP", 5)]
+    assert errors(run(make_hand(players, base + over, sb=1, bb=2, betting="FL"), ONLINE)) == [
+        ("BET.LIMIT_RAISE_CAP", 5)
+    ]
     hc = run(make_hand(players, [*base, ("preflop", "UTG", "raise", 5)], sb=1, bb=2, betting="FL"), ONLINE)
     assert errors(hc) == [("BET.LIMIT_SIZE", 2)]
 
@@ -276,23 +329,49 @@ def test_limit_raise_cap_four_bets_multiway():
 def test_action_order():
     players = [("SB", DEEP), ("BB", DEEP), ("UTG", DEEP), ("BTN", DEEP)]
     base = [("preflop", "SB", "post_sb", 1), ("preflop", "BB", "post_bb", 2)]
-    good = base + [("preflop", "UTG", "fold", None), ("preflop", "BTN", "call", 2), ("preflop", "SB", "call", 1),
-                   ("preflop", "BB", "check", None), ("flop", "SB", "check", None), ("flop", "BB", "check", None),
-                   ("flop", "BTN", "check", None)]
+    good = [
+        *base,
+        ("preflop", "UTG", "fold", None),
+        ("preflop", "BTN", "call", 2),
+        ("preflop", "SB", "call", 1),
+        ("preflop", "BB", "check", None),
+        ("flop", "SB", "check", None),
+        ("flop", "BB", "check", None),
+        ("flop", "BTN", "check", None),
+    ]
     assert errors(run(make_hand(players, good, sb=1, bb=2), ONLINE)) == []
-    bad = base + [("preflop", "BTN", "fold", None), ("preflop", "UTG", "fold", None)]
+    bad = [*base, ("preflop", "BTN", "fold", None), ("preflop", "UTG", "fold", None)]
     assert ("ACTION.ORDER", 2) in errors(run(make_hand(players, bad, sb=1, bb=2), ONLINE))
     # BB never got the option: the round closed with BB still to act
-    skipped = base + [("preflop", "UTG", "call", 2), ("preflop", "BTN", "call", 2), ("preflop", "SB", "call", 1),
-                      ("flop", "SB", "check", None)]
+    skipped = [
+        *base,
+        ("preflop", "UTG", "call", 2),
+        ("preflop", "BTN", "call", 2),
+        ("preflop", "SB", "call", 1),
+        ("flop", "SB", "check", None),
+    ]
     assert ("ACTION.ORDER", 5) in errors(run(make_hand(players, skipped, sb=1, bb=2), ONLINE))
 
 
 def test_headsup_button_posts_sb_and_acts_first():
-    good = make_hand([("BB", DEEP), ("BTN", DEEP)], [("preflop", "BTN", "post_sb", 1), ("preflop", "BB", "post_bb", 2),
-                                                     ("preflop", "BTN", "call", 1), ("preflop", "BB", "check", None)],
-                     sb=1, bb=2, button=2)
+    good = make_hand(
+        [("BB", DEEP), ("BTN", DEEP)],
+        [
+            ("preflop", "BTN", "post_sb", 1),
+            ("preflop", "BB", "post_bb", 2),
+            ("preflop", "BTN", "call", 1),
+            ("preflop", "BB", "check", None),
+        ],
+        sb=1,
+        bb=2,
+        button=2,
+    )
     assert errors(run(good, CEP)) == []
-    bad = make_hand([("BB", DEEP), ("BTN", DEEP)], [("preflop", "BB", "post_sb", 1), ("preflop", "BTN", "post_bb", 2)],
-                    sb=1, bb=2, button=2)
+    bad = make_hand(
+        [("BB", DEEP), ("BTN", DEEP)],
+        [("preflop", "BB", "post_sb", 1), ("preflop", "BTN", "post_bb", 2)],
+        sb=1,
+        bb=2,
+        button=2,
+    )
     assert "BLIND.HEADSUP_BUTTON" in [r for r, _ in errors(run(bad, CEP))]

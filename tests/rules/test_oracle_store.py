@@ -77,9 +77,17 @@ def test_phh_fractional_finishing_stacks_are_a_named_site_anomaly():
 def test_pokerkit_divergence_short_allin_bet_does_not_reopen():
     """pokerkit divergence (a), probe S3: check, check, all-in bet of 50 under a 100 minimum. pokerkit lets the
     checkers re-raise; TDA 2022 47A / CEP say a short all-in does not reopen betting for players who acted."""
-    h = make_hand([("A", 10_000), ("B", 10_000), ("C", 50)],
-                  [("flop", "A", "check", None), ("flop", "B", "check", None), ("flop", "C", "bet", 50),
-                   ("flop", "A", "raise", 300)], sb=50, bb=100)
+    h = make_hand(
+        [("A", 10_000), ("B", 10_000), ("C", 50)],
+        [
+            ("flop", "A", "check", None),
+            ("flop", "B", "check", None),
+            ("flop", "C", "bet", 50),
+            ("flop", "A", "raise", 300),
+        ],
+        sb=50,
+        bb=100,
+    )
     hc = check_hand(h, load_profile("CEP-2023"))
     assert [f.rule_id for f in hc.findings if f.severity == "error"] == ["ALLIN.SHORT_NO_REOPEN"]
 
@@ -87,9 +95,17 @@ def test_pokerkit_divergence_short_allin_bet_does_not_reopen():
 def test_pokerkit_divergence_straddle_min_raise_is_twice_straddle():
     """pokerkit divergence (b), probe T2_2: 1/2/4 straddle with min_bet 2 gives min raise-to 6; the live rule
     (PKR: «Una straddle cuenta como una ciega») makes the straddle the full increment, so 8."""
-    h = make_hand([("SB", 1000), ("BB", 1000), ("UTG", 1000), ("BTN", 1000)],
-                  [("preflop", "SB", "post_sb", 1), ("preflop", "BB", "post_bb", 2),
-                   ("preflop", "UTG", "post_straddle", 4), ("preflop", "BTN", "raise", 8)], sb=1, bb=2)
+    h = make_hand(
+        [("SB", 1000), ("BB", 1000), ("UTG", 1000), ("BTN", 1000)],
+        [
+            ("preflop", "SB", "post_sb", 1),
+            ("preflop", "BB", "post_bb", 2),
+            ("preflop", "UTG", "post_straddle", 4),
+            ("preflop", "BTN", "raise", 8),
+        ],
+        sb=1,
+        bb=2,
+    )
     hc = check_hand(h, load_profile("PKR-cash"))
     assert hc.replay.states[0].min_raise_to == 8
 
@@ -109,7 +125,9 @@ def test_profile_citations_are_verbatim_seed_text(name):
 def test_mapping_and_override():
     pmap = load_mapping()
     assert pmap.name_for(make_hand([("A", 1)], [("preflop", "A", "fold", None)], site="pkrclub-bogota")) == "PKR-cash"
-    assert pmap.name_for(make_hand([("A", 1)], [("preflop", "A", "fold", None)], site="pokerstars")) == "online-standard"
+    assert (
+        pmap.name_for(make_hand([("A", 1)], [("preflop", "A", "fold", None)], site="pokerstars")) == "online-standard"
+    )
     with pytest.raises(KeyError):
         load_profile("nope")
 
@@ -141,8 +159,21 @@ def test_check_cli_is_idempotent_and_exports(tmp_path, capsys):
         con.close()
     assert main(["violations", "--db", str(path), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert all(set(r) == {"hand_id", "action_seq", "rule_id", "rulebook", "severity", "house_decision", "expected",
-                          "actual", "message"} for r in rows)
+    assert all(
+        set(r)
+        == {
+            "hand_id",
+            "action_seq",
+            "rule_id",
+            "rulebook",
+            "severity",
+            "house_decision",
+            "expected",
+            "actual",
+            "message",
+        }
+        for r in rows
+    )
     assert main(["violations", "--db", str(path), "--format", "csv"]) == 0
     assert capsys.readouterr().out.startswith("hand_id,action_seq,rule_id")
 
@@ -151,3 +182,24 @@ def test_check_hands_assigns_rulebook_per_hand():
     h1 = make_hand([("A", 10_000), ("B", 10_000)], [("flop", "A", "bet", 100)], button=2, site="pkrclub", hand_id="p:1")
     states, findings = check_hands([h1])
     assert {book for _, book in findings} == {"PKR-cash"} and states
+
+
+def test_render_hand_from_warehouse(tmp_path):
+    from rules.view import render_hand, to_html, to_text
+    from warehouse import db
+    from warehouse.ingest import ingest_paths
+
+    path = tmp_path / "v.duckdb"
+    ingest_paths([real_data("phh_pokerkit_history", "data", "pluribus", "32", "23.phh")], path, progress=False)
+    con = db.connect(path)
+    try:
+        hid = con.execute("SELECT hand_id FROM hands").fetchone()
+        if hid is None:
+            pytest.skip("no PHH parser registered yet")
+        view = render_hand(con, hid[0])
+    finally:
+        con.close()
+    assert view.rulebook == "online-standard" and "preflop" in view.streets
+    first = view.streets["preflop"][0].state
+    assert 2 * first.pot_before == 3 * first.to_call and first.min_raise_to == 2 * first.to_call  # 50/100 blinds
+    assert "preflop".upper() in to_text(view) and "<table>" in to_html(view)

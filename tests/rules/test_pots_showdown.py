@@ -23,12 +23,23 @@ def rules_of(hc, severity=None):
 def odd_chip_hand(awards):
     # seats 7 (SB), 8 (BB), 2; button seat 6 is empty. Pot 12,300 in 100 chips, board plays for both.
     # P7's stack of 100,100 shows the 100 chip is in play (the smallest chip is inferred from the amounts)
-    h = make_hand([("P7", 100_100), ("P8", 100_000), ("P2", 100_000)],
-                  [("preflop", "P7", "post_sb", 300), ("preflop", "P8", "post_bb", 600),
-                   ("preflop", "P2", "raise", 6000), ("preflop", "P7", "fold", None),
-                   ("preflop", "P8", "call", 5400)] + [(s, p, "check", None) for s in ("flop", "turn", "river")
-                                                        for p in ("P8", "P2")],
-                  sb=300, bb=600, hole={"P8": "2c3d", "P2": "4c5d"}, boards=[ROYAL], awards=awards, rake=0)
+    h = make_hand(
+        [("P7", 100_100), ("P8", 100_000), ("P2", 100_000)],
+        [
+            ("preflop", "P7", "post_sb", 300),
+            ("preflop", "P8", "post_bb", 600),
+            ("preflop", "P2", "raise", 6000),
+            ("preflop", "P7", "fold", None),
+            ("preflop", "P8", "call", 5400),
+        ]
+        + [(s, p, "check", None) for s in ("flop", "turn", "river") for p in ("P8", "P2")],
+        sb=300,
+        bb=600,
+        hole={"P8": "2c3d", "P2": "4c5d"},
+        boards=[ROYAL],
+        awards=awards,
+        rake=0,
+    )
     h.seats = [h.seats[0]._replace(seat_no=7), h.seats[1]._replace(seat_no=8), h.seats[2]._replace(seat_no=2)]
     h.button_seat = 6
     return h
@@ -51,15 +62,31 @@ def test_56_online_splits_in_cents_and_only_warns():
 
 def test_56_button_among_winners_gets_odd_chip_last():
     # seats 9 (SB), 1 (BB), 2, 4 (button): pot 10,000 split three ways → seat 9 gets 3,400
-    h = make_hand([("S9", 50_000), ("S1", 50_000), ("S2", 50_100), ("S4", 50_000)],
-                  [("preflop", "S9", "post_sb", 500), ("preflop", "S1", "post_bb", 1000), ("preflop", "S2", "call", 1000),
-                   ("preflop", "S4", "raise", 3000), ("preflop", "S9", "call", 2500), ("preflop", "S1", "call", 2000),
-                   ("preflop", "S2", "fold", None)] + [(s, p, "check", None) for s in ("flop", "turn", "river")
-                                                       for p in ("S9", "S1", "S4")],
-                  sb=500, bb=1000, hole={"S9": "2c3d", "S1": "4c5d", "S4": "6c7d"}, boards=[ROYAL],
-                  awards=[("S9", 3400), ("S1", 3300), ("S4", 3300)], rake=0)
-    h.seats = [h.seats[0]._replace(seat_no=9), h.seats[1]._replace(seat_no=1), h.seats[2]._replace(seat_no=2),
-               h.seats[3]._replace(seat_no=4)]
+    h = make_hand(
+        [("S9", 50_000), ("S1", 50_000), ("S2", 50_100), ("S4", 50_000)],
+        [
+            ("preflop", "S9", "post_sb", 500),
+            ("preflop", "S1", "post_bb", 1000),
+            ("preflop", "S2", "call", 1000),
+            ("preflop", "S4", "raise", 3000),
+            ("preflop", "S9", "call", 2500),
+            ("preflop", "S1", "call", 2000),
+            ("preflop", "S2", "fold", None),
+        ]
+        + [(s, p, "check", None) for s in ("flop", "turn", "river") for p in ("S9", "S1", "S4")],
+        sb=500,
+        bb=1000,
+        hole={"S9": "2c3d", "S1": "4c5d", "S4": "6c7d"},
+        boards=[ROYAL],
+        awards=[("S9", 3400), ("S1", 3300), ("S4", 3300)],
+        rake=0,
+    )
+    h.seats = [
+        h.seats[0]._replace(seat_no=9),
+        h.seats[1]._replace(seat_no=1),
+        h.seats[2]._replace(seat_no=2),
+        h.seats[3]._replace(seat_no=4),
+    ]
     h.button_seat = 4
     assert rules_of(run(h, "CEP-2023"), "error") == []
     h.awards = [h.awards[0]._replace(amount=3300), h.awards[1], h.awards[2]._replace(amount=3400)]
@@ -68,12 +95,23 @@ def test_56_button_among_winners_gets_odd_chip_last():
 
 # ---- §5.7 side pots with three all-ins ---------------------------------------------------------
 def side_pot_hand(awards, rake=0):
-    return make_hand([("A", 6000), ("B", 13000), ("C", 20500), ("D", 50000)],
-                     [("preflop", "A", "post_sb", 500), ("preflop", "B", "post_bb", 1000),
-                      ("preflop", "C", "raise", 20500), ("preflop", "D", "call", 20500),
-                      ("preflop", "A", "call", 5500), ("preflop", "B", "call", 12000)],
-                     sb=500, bb=1000, hole={"A": "AsAh", "B": "KsKh", "C": "QsQh", "D": "JsJh"},
-                     boards=["2c7d9h4s3d"], awards=awards, rake=rake)
+    return make_hand(
+        [("A", 6000), ("B", 13000), ("C", 20500), ("D", 50000)],
+        [
+            ("preflop", "A", "post_sb", 500),
+            ("preflop", "B", "post_bb", 1000),
+            ("preflop", "C", "raise", 20500),
+            ("preflop", "D", "call", 20500),
+            ("preflop", "A", "call", 5500),
+            ("preflop", "B", "call", 12000),
+        ],
+        sb=500,
+        bb=1000,
+        hole={"A": "AsAh", "B": "KsKh", "C": "QsQh", "D": "JsJh"},
+        boards=["2c7d9h4s3d"],
+        awards=awards,
+        rake=rake,
+    )
 
 
 @pytest.mark.parametrize("book", ["R003-cash", "online-standard", "PKR-cash"])
@@ -105,18 +143,27 @@ def test_chip_conservation_awards_must_equal_contributions():
 def test_uncalled_return_must_be_the_unmatched_part():
     players = [("A", 10_000), ("B", 10_000)]
     base = [("flop", "A", "bet", 1000), ("flop", "B", "fold", None)]
-    assert rules_of(run(make_hand(players, [*base, ("flop", "A", "uncalled_return", 1000)], button=2),
-                        "online-standard")) == []
+    assert (
+        rules_of(run(make_hand(players, [*base, ("flop", "A", "uncalled_return", 1000)], button=2), "online-standard"))
+        == []
+    )
     bad = run(make_hand(players, [*base, ("flop", "A", "uncalled_return", 600)], button=2), "online-standard")
     assert rules_of(bad) == ["POT.UNCALLED_RETURN"]
 
 
 # ---- hi-lo, Omaha two-card rule ------------------------------------------------------------------
 def omaha_hand(variant, hole, board, awards):
-    return make_hand([("A", 1000), ("B", 1000)],
-                     [("flop", "A", "bet", 200), ("flop", "B", "call", 200)]
-                     + [(s, p, "check", None) for s in ("turn", "river") for p in ("A", "B")],
-                     variant=variant, hole=hole, boards=[board], awards=awards, rake=0, button=2)
+    return make_hand(
+        [("A", 1000), ("B", 1000)],
+        [("flop", "A", "bet", 200), ("flop", "B", "call", 200)]
+        + [(s, p, "check", None) for s in ("turn", "river") for p in ("A", "B")],
+        variant=variant,
+        hole=hole,
+        boards=[board],
+        awards=awards,
+        rake=0,
+        button=2,
+    )
 
 
 def test_omaha_must_use_exactly_two_hole_cards():
@@ -134,7 +181,9 @@ def test_omaha_hilo_splits_high_and_low():
     board = "3h4c6dKs8c"
     assert rules_of(run(omaha_hand("omaha_hilo", hole, board, [("A", 200), ("B", 200)]), "online-standard")) == []
     # the low half went to the high hand: the best low was not paid
-    assert "SHOWDOWN.CARDS_SPEAK" in rules_of(run(omaha_hand("omaha_hilo", hole, board, [("B", 400)]), "online-standard"))
+    assert "SHOWDOWN.CARDS_SPEAK" in rules_of(
+        run(omaha_hand("omaha_hilo", hole, board, [("B", 400)]), "online-standard")
+    )
 
 
 # ---- deck ------------------------------------------------------------------------------------------
@@ -152,21 +201,28 @@ def straddle_hand(posts, stacks=None):
     st = stacks or {}
     players = [(p, st.get(p, 1_000_000)) for p in names]
     base = [("preflop", "SB", "post_sb", 1000), ("preflop", "BB", "post_bb", 2000)]
-    return make_hand(players, base + [("preflop", p, "post_straddle", a) for p, a in posts]
-                     + [("preflop", p, "fold", None) for p in names], sb=1000, bb=2000)
+    return make_hand(
+        players,
+        base + [("preflop", p, "post_straddle", a) for p, a in posts] + [("preflop", p, "fold", None) for p in names],
+        sb=1000,
+        bb=2000,
+    )
 
 
-@pytest.mark.parametrize("posts,stacks,pkr,r003", [
-    ([("UTG", 3000)], None, ["STRADDLE.SIZE"], ["STRADDLE.SIZE"]),
-    ([("UTG", 4000)], {"UTG": 19000}, [], ["STRADDLE.STACK_BEHIND"]),
-    ([("UTG", 12000)], None, [], ["STRADDLE.SIZE"]),
-    ([("UTG", 4000), ("U1", 8000)], None, [], []),
-    ([("UTG", 4000), ("U1", 6000)], None, ["STRADDLE.DOUBLE"], []),
-    ([("UTG", 4000), ("U1", 8000), ("U2", 16000)], None, ["STRADDLE.NO_TRIPLE"], []),
-    ([("U1", 4000)], None, ["STRADDLE.POSITION"], ["STRADDLE.POSITION"]),
-    ([("BTN", 6000)], None, [], []),
-    ([("UTG", 4000), ("BTN", 6000)], None, [], ["STRADDLE.MISSISSIPPI"]),
-])
+@pytest.mark.parametrize(
+    "posts,stacks,pkr,r003",
+    [
+        ([("UTG", 3000)], None, ["STRADDLE.SIZE"], ["STRADDLE.SIZE"]),
+        ([("UTG", 4000)], {"UTG": 19000}, [], ["STRADDLE.STACK_BEHIND"]),
+        ([("UTG", 12000)], None, [], ["STRADDLE.SIZE"]),
+        ([("UTG", 4000), ("U1", 8000)], None, [], []),
+        ([("UTG", 4000), ("U1", 6000)], None, ["STRADDLE.DOUBLE"], []),
+        ([("UTG", 4000), ("U1", 8000), ("U2", 16000)], None, ["STRADDLE.NO_TRIPLE"], []),
+        ([("U1", 4000)], None, ["STRADDLE.POSITION"], ["STRADDLE.POSITION"]),
+        ([("BTN", 6000)], None, [], []),
+        ([("UTG", 4000), ("BTN", 6000)], None, [], ["STRADDLE.MISSISSIPPI"]),
+    ],
+)
 def test_510_straddle_table(posts, stacks, pkr, r003):
     h = straddle_hand(posts, stacks)
     for book, want in (("PKR-cash", pkr), ("R003-cash", r003)):
@@ -185,13 +241,19 @@ def test_510_warnings_where_a_book_does_not_provide():
 # ---- §5.11 run it twice (PKR) ------------------------------------------------------------------
 def rit_hand(pot_each, runs, game_type="cash"):
     boards = ["2c7d9h4s3d", "2c7d9hTsJd", "2c7d9hQc5h", "2c7d9h8c6h"][:runs]
-    return make_hand([("A", pot_each), ("B", pot_each)], [("flop", "A", "bet", pot_each),
-                                                          ("flop", "B", "call", pot_each)],
-                     boards=boards, game_type=game_type, button=2)
+    return make_hand(
+        [("A", pot_each), ("B", pot_each)],
+        [("flop", "A", "bet", pot_each), ("flop", "B", "call", pot_each)],
+        boards=boards,
+        game_type=game_type,
+        button=2,
+    )
 
 
-@pytest.mark.parametrize("pot,runs,bad", [(150_000, 2, True), (180_000, 2, False), (180_000, 3, True),
-                                          (250_000, 3, False), (250_000, 4, True)])
+@pytest.mark.parametrize(
+    "pot,runs,bad",
+    [(150_000, 2, True), (180_000, 2, False), (180_000, 3, True), (250_000, 3, False), (250_000, 4, True)],
+)
 def test_511_pkr_thresholds(pot, runs, bad):
     hc = run(rit_hand(pot // 2, runs), "PKR-cash")
     assert ("RUN_TWICE.POT_THRESHOLD" in rules_of(hc, "error")) is bad
@@ -207,11 +269,22 @@ def test_511_tournament_rit_and_timing():
 # ---- §5.5 BB ante ----------------------------------------------------------------------------------
 def bb_ante_hand(ante_by="BB", ante=2000):
     players = [(p, 100_000) for p in ("SB", "BB", "UTG", "BTN")]
-    return make_hand(players, [("preflop", "SB", "post_sb", 1000), ("preflop", "BB", "post_bb", 2000),
-                               ("preflop", ante_by, "post_bb_ante", ante), ("preflop", "UTG", "raise", 6000),
-                               ("preflop", "BTN", "fold", None), ("preflop", "SB", "fold", None),
-                               ("preflop", "BB", "call", 4000)],
-                     sb=1000, bb=2000, bb_ante=2000, game_type="tournament")
+    return make_hand(
+        players,
+        [
+            ("preflop", "SB", "post_sb", 1000),
+            ("preflop", "BB", "post_bb", 2000),
+            ("preflop", ante_by, "post_bb_ante", ante),
+            ("preflop", "UTG", "raise", 6000),
+            ("preflop", "BTN", "fold", None),
+            ("preflop", "SB", "fold", None),
+            ("preflop", "BB", "call", 4000),
+        ],
+        sb=1000,
+        bb=2000,
+        bb_ante=2000,
+        game_type="tournament",
+    )
 
 
 def test_55_bb_ante_is_dead_and_bb_adds_4000():
@@ -227,11 +300,22 @@ def test_55_ante_by_wrong_seat_or_short():
 
 
 def test_blind_posting_amounts():
-    h = make_hand([("SB", 10_000), ("BB", 10_000), ("UTG", 10_000)],
-                  [("preflop", "SB", "post_sb", 50), ("preflop", "BB", "post_bb", 200), ("preflop", "UTG", "fold", None),
-                   ("preflop", "SB", "fold", None)], sb=100, bb=200)
+    h = make_hand(
+        [("SB", 10_000), ("BB", 10_000), ("UTG", 10_000)],
+        [
+            ("preflop", "SB", "post_sb", 50),
+            ("preflop", "BB", "post_bb", 200),
+            ("preflop", "UTG", "fold", None),
+            ("preflop", "SB", "fold", None),
+        ],
+        sb=100,
+        bb=200,
+    )
     assert rules_of(run(h, "online-standard"), "error") == ["BLIND.POSTING"]
-    short = make_hand([("SB", 50), ("BB", 10_000), ("UTG", 10_000)],
-                      [("preflop", "SB", "post_sb", 50), ("preflop", "BB", "post_bb", 200),
-                       ("preflop", "UTG", "fold", None)], sb=100, bb=200)
+    short = make_hand(
+        [("SB", 50), ("BB", 10_000), ("UTG", 10_000)],
+        [("preflop", "SB", "post_sb", 50), ("preflop", "BB", "post_bb", 200), ("preflop", "UTG", "fold", None)],
+        sb=100,
+        bb=200,
+    )
     assert "BLIND.POSTING" not in rules_of(run(short, "online-standard"))
