@@ -52,17 +52,17 @@ class TextHandFormat(HandFormat):
 
 def guarded_parse(fmt: TextHandFormat, block: Block, source: str) -> Iterator[Hand | Quarantined]:
     """Parse one block; any failure becomes a Quarantined record with the reason."""
-    raw = "\n".join(block.lines)
     if not fmt.is_start(block.lines[0]):
-        yield Quarantined(source, block.offset, raw, "text outside any hand", fmt.name)
+        yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", fmt.name)
         return
     try:
         hand = fmt.parse_block(block, source)
     except ParseError as exc:
-        yield Quarantined(source, block.offset, raw, str(exc), fmt.name)
+        yield Quarantined(source, block.offset, "\n".join(block.lines), str(exc), fmt.name)
         return
-    except Exception as exc:
-        yield Quarantined(source, block.offset, raw, f"{type(exc).__name__}: {exc}", fmt.name)
+    except Exception as exc:  # a bad hand must never stop its file
+        reason = f"{type(exc).__name__}: {exc}"
+        yield Quarantined(source, block.offset, "\n".join(block.lines), reason, fmt.name)
         return
     if hand is not None:
         yield hand

@@ -61,7 +61,8 @@ def read_head(path: Path, size: int = SNIFF_BYTES) -> tuple[str, str]:
     return encoding, raw[bom:].decode(encoding, errors="replace")
 
 
-def _decode_line(raw: bytes, encoding: str) -> str:
+def decode_line(raw: bytes, encoding: str) -> str:
+    """Decode one line; a stray cp1252 byte in a UTF-8 file falls back for that line only."""
     if encoding == "utf-8":
         try:
             return raw.decode("utf-8")
@@ -82,7 +83,7 @@ def iter_lines(path: Path) -> Iterator[Line]:
             return
         offset = bom
         for raw in fh:
-            text = _decode_line(raw, encoding).rstrip("\r\n")
+            text = decode_line(raw, encoding).rstrip("\r\n")
             if "\x00" in text:  # stray NULs (some PartyPoker exports): never meaningful in text
                 text = text.replace("\x00", "")
             yield Line(offset, offset + len(raw), text)
@@ -125,3 +126,6 @@ def _emit(start: int, end: int, lines: list[str]) -> Iterator[Block]:
         lines.pop()
     if lines and any(text.strip() for text in lines):
         yield Block(start, end - start, lines)
+
+
+_decode_line = decode_line  # kept for parsers written against the early name
