@@ -34,6 +34,7 @@ from dashboards.review_store import ReviewStore
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 BUNDLE_VERSION = "floorman-evidence/1"
+READ_EVENTS = frozenset({"case.export", "login"})
 
 
 class EvidenceError(Exception):
@@ -141,7 +142,8 @@ def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvid
         {"at": d.at, "actor": d.actor, "decision": d.decision, "reason": d.reason}
         for d in (store.decisions(case_id) if store else [])
     ]
-    audit = store.audit_log(case_id) if store else []
+    # state changes only: reads such as earlier exports must not change the next export's bytes
+    audit = [e for e in (store.audit_log(case_id) if store else []) if e["action"] not in READ_EVENTS]
     return CaseEvidence(
         flag=f,
         metrics=data.observed_metrics(f.get("observed")),
