@@ -77,6 +77,15 @@ class PhhFormat(HandFormat):
     description = "PHH poker hand history (TOML), .phh and .phhs"
 
     def sniff(self, head: str) -> bool:
+        """TOML from its first line (a key or a section header, after comments) with PHH keys; a
+        document that merely quotes PHH (the spec's .rst pages) starts with prose instead."""
+        for line in head.splitlines():
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            if not (_SECTION.match(text) or re.match(r"^[A-Za-z_][\w-]*\s*=", text)):
+                return False
+            break
         return (re.search(r"^\s*variant\s*=\s*['\"]", head, re.MULTILINE) is not None
                 and re.search(r"^\s*(actions|starting_stacks)\s*=", head, re.MULTILINE) is not None)
 

@@ -181,3 +181,9 @@ def test_bad_sections_of_a_phhs_file_are_quarantined(tmp_path):
     assert isinstance(rows[0], Hand) and isinstance(alone, Hand)
     assert rows[0].hand_id == alone.hand_id  # same hand text, same id, whatever the file
 
+
+
+def test_sniffing_is_by_content():
+    assert all(_sniffs(f) for f in _files()[:200])
+    spec_pages = real_data("phh-std_spec")
+    assert not any(_sniffs(f) for f in spec_pages.iterdir() if f.is_file())  # PHH quoted in prose
