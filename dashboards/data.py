@@ -51,11 +51,13 @@ def queue(db: str | Path) -> pl.DataFrame:
         return _frame(
             con,
             """
+            WITH ev AS (SELECT flag_id, unnest(evidence_hands) AS hand_id FROM flags),
+            tabs AS (SELECT ev.flag_id, list(DISTINCT h.table_name ORDER BY h.table_name) AS tables
+                     FROM ev JOIN hands h USING (hand_id) GROUP BY ev.flag_id)
             SELECT f.flag_id, f.family, f.players, f.score, f.severity, f.mode, f.run_id,
                    f.first_hand_at, f.last_hand_at, f.created_at, len(f.evidence_hands) AS n_evidence,
-                   coalesce((SELECT list(DISTINCT h.table_name ORDER BY h.table_name)
-                             FROM hands h WHERE list_contains(f.evidence_hands, h.hand_id)), []) AS tables
-            FROM flags f ORDER BY f.score DESC, f.flag_id
+                   coalesce(tabs.tables, []) AS tables
+            FROM flags f LEFT JOIN tabs USING (flag_id) ORDER BY f.score DESC, f.flag_id
             """,
         )
 
@@ -97,17 +99,22 @@ def hand_rows(db: str | Path, hand_ids: Sequence[str]) -> dict[str, pl.DataFrame
     with connect(db) as con:
         for table in HAND_TABLES:
             out[table] = _frame(
-                con, f"SELECT * FROM {table} WHERE list_contains(?, hand_id) ORDER BY {order[table]}", [ids]
+                con,
+                f"SELECT * FROM {table} WHERE hand_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY {order[table]}",
+                [ids],
             )
         if has_table(con, "violations"):
             out["violations"] = _frame(
                 con,
-                "SELECT * FROM violations WHERE list_contains(?, hand_id) ORDER BY hand_id, action_seq, rule_id",
+                "SELECT * FROM violations WHERE hand_id IN (SELECT unnest(?::VARCHAR[])) "
+                "ORDER BY hand_id, action_seq, rule_id",
                 [ids],
             )
         if has_table(con, "action_states"):
             out["action_states"] = _frame(
-                con, "SELECT * FROM action_states WHERE list_contains(?, hand_id) ORDER BY hand_id, seq", [ids]
+                con,
+                "SELECT * FROM action_states WHERE hand_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY hand_id, seq",
+                [ids],
             )
     return out
 
