@@ -122,12 +122,12 @@ class StepResult:
 
 def run_rule_checks(db: Path, rulebook: str | None = None) -> StepResult:
     """Replay every hand in ``db`` under its rulebook (writes action_states and violations)."""
-    from rules.api import check_warehouse
+    from pipelines.cli_rules import run_check
 
     t0 = time.perf_counter()
+    summary = run_check(str(db), rulebook)
     con = connect(db)
     try:
-        summary = check_warehouse(con, rulebook=rulebook)
         errors = con.execute(
             "SELECT h.table_name, count(*) FROM violations v JOIN hands h USING (hand_id) "
             "WHERE v.severity = 'error' AND NOT v.house_decision GROUP BY 1 ORDER BY 2 DESC"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -101,10 +102,15 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_NUMBER = re.compile(r"\d[\d.,]*")
+
+
 def _reason_key(reason: str) -> str:
-    """Group quarantine reasons for the summary (drop line numbers and specifics)."""
+    """Group quarantine reasons for the summary: drop line numbers, quoted text and numbers."""
     text = reason.split(": ", 1)[1] if reason.startswith("line ") else reason
-    return text.split(":")[0][:80]
+    text = _NUMBER.sub("N", _QUOTED.sub("'…'", text))
+    return text[:90]
 
 
 @dataclass
