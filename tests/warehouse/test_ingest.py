@@ -130,28 +130,35 @@ def test_killed_ingest_leaves_no_half_file_and_rerun_completes(tmp_path: Path) -
     folder = real_data("fpdb3_regression")
     reference = ingest_paths([folder], tmp_path / "ref.duckdb")
     db = tmp_path / "killed.duckdb"
+    wal = Path(f"{db}.wal")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "FLOORMAN_INGEST_BATCH": "50"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "pipelines.cli", "ingest", str(folder), "--db", str(db), "--json"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT,
     )
-    time.sleep(max(1.0, reference.seconds * 0.5))
+    # kill it once it has committed something (the WAL grows) but long before it is done
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if wal.exists() and wal.stat().st_size > 200_000:
+            break
+        time.sleep(0.02)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    if db.exists():
-        # every committed file has exactly the hands it says it added
-        con = duckdb.connect(str(db))
-        bad = con.execute(
-            "SELECT r.path FROM raw_files r LEFT JOIN (SELECT file_sha256, count(*) n FROM hands GROUP BY 1) h "
-            "ON h.file_sha256 = r.sha256 WHERE coalesce(h.n, 0) <> r.new_hands"
-        ).fetchall()
-        orphans = con.execute(
-            "SELECT count(*) FROM hands WHERE file_sha256 NOT IN (SELECT sha256 FROM raw_files)"
-        ).fetchone()
-        con.close()
-        assert bad == [] and orphans == (0,)
+    con = duckdb.connect(str(db))
+    committed = con.execute("SELECT count(*) FROM raw_files").fetchone()
+    # every committed file has exactly the hands it says it added, and no hand lacks its file
+    bad = con.execute(
+        "SELECT r.path FROM raw_files r LEFT JOIN (SELECT file_sha256, count(*) n FROM hands GROUP BY 1) h "
+        "ON h.file_sha256 = r.sha256 WHERE coalesce(h.n, 0) <> r.new_hands"
+    ).fetchall()
+    orphans = con.execute(
+        "SELECT count(*) FROM hands WHERE file_sha256 NOT IN (SELECT sha256 FROM raw_files)"
+    ).fetchone()
+    con.close()
+    assert bad == [] and orphans == (0,)
+    assert committed is not None and 0 < committed[0] < reference.files, "the kill did not land mid-ingest"
     rerun = ingest_paths([folder], db)
-    assert rerun.files + rerun.files_already_ingested == reference.files
+    assert rerun.files + committed[0] == reference.files
     assert _count(db, "SELECT count(*) FROM hands") == reference.new_hands
     assert _count(db, "SELECT count(*) FROM quarantine") == reference.quarantined
     shutil.rmtree(tmp_path, ignore_errors=True)
