@@ -10,12 +10,10 @@ from pathlib import Path
 import dagster as dg
 
 from pipelines.defs.audit import night_assets, partition_assets
-from pipelines.partitions import daily_hands
 
 partition_job = dg.define_asset_job(
     "audit_partition_job",
     selection=dg.AssetSelection.assets(*partition_assets),
-    partitions_def=daily_hands,
     description="Parse and rule-check one day's landed hand histories into its partition file.",
 )
 night_job = dg.define_asset_job(
