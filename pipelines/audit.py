@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -84,14 +83,8 @@ def run_audit(
     work_dir = Path(work) if work else db.parent / f"{db.stem}-work"
     plan = plan_partitions(paths, partition)
     timings: dict[str, float] = {}
-    if workers > 1 and len(plan) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {
-                key: pool.submit(_materialize_partition, key, files, str(work_dir), str(db), rulebook)
-                for key, files in plan.items()
-            }
-            for key, fut in futures.items():
-                timings[f"partition {key}"] = round(fut.result(), 2)
+    if workers > 1:
+        return _run_fanout(plan, db, work_dir, rulebook, workers, t0)
     else:
         for key, files in plan.items():
             timings[f"partition {key}"] = round(
@@ -107,6 +100,31 @@ def run_audit(
     from warehouse.snapshot import current_snapshot
 
     return AuditResult(report, current_snapshot(resource.serve_root), time.perf_counter() - t0, timings)
+
+
+def _run_fanout(
+    plan: dict[str, list[str]], db: Path, work: Path, rulebook: str, workers: int, t0: float
+) -> AuditResult:
+    """The whole night as one Dagster run on the multiprocess executor (partitions in parallel)."""
+    from dagster import DagsterInstance, execute_job, reconstructable
+
+    from pipelines.defs.fanout import fanout_job
+    from warehouse.snapshot import current_snapshot
+
+    run_config = {
+        "ops": {name: {"config": {"partitions": plan, "work": str(work), "db": str(db), "rulebook": rulebook}}
+                for name in ("plan_partitions", "build_partition", "finish_night")},
+        "execution": {"config": {"multiprocess": {"max_concurrent": workers}}},
+    }
+    with DagsterInstance.local_temp() as instance:  # multiprocess needs a persistent instance
+        with execute_job(reconstructable(fanout_job), instance=instance, run_config=run_config) as result:
+            if not result.success:
+                raise RuntimeError("the fan-out night failed")
+            out = result.output_for_node("finish_night")
+    resource = AuditResource(work=str(work), db=str(db), rulebook=rulebook)
+    timings = {f"partition {b['key']} (pid {b['pid']})": float(b["seconds"]) for b in out["partitions"]}
+    return AuditResult(_latest_report(resource), current_snapshot(resource.serve_root),
+                       time.perf_counter() - t0, timings)
 
 
 def _latest_report(resource: AuditResource) -> dict[str, Any]:

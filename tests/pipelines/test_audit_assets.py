@@ -147,3 +147,16 @@ def test_landing_sensor_requests_changed_days_once(tmp_path: Path, landing: Path
         result3 = landing_sensor(dg.build_sensor_context(instance=instance, cursor=result.cursor))
         assert isinstance(result3, dg.SensorResult)
         assert [r.partition_key for r in result3.run_requests or []] == [DAY2]
+
+
+def test_fanout_night_runs_partitions_in_separate_worker_processes(tmp_path: Path, landing: Path) -> None:
+    """A real multi-worker run: Dagster's multiprocess executor builds each partition in its own process."""
+    import os
+
+    from pipelines.audit import run_audit
+
+    result = run_audit([landing], tmp_path / "w.duckdb", work=tmp_path / "work", workers=2)
+    pids = {label.split("pid ")[1].rstrip(")") for label in result.timings}
+    assert len(result.timings) == 2 and len(pids) == 2 and str(os.getpid()) not in pids
+    assert result.report["hands"] == _digest(tmp_path / "w.duckdb", "hands", "hand_id")[0] > 0
+    assert result.snapshot.exists()
