@@ -6,7 +6,16 @@ STAMP  := $(VENV)/.installed
 DEMO_DIR ?= var/demo
 PORT   ?= 8501
 
-.PHONY: demo test lint bench install clean e2e
+.PHONY: demo test lint bench install clean e2e dagster-ui
+
+e2e: $(STAMP)
+	bash scripts/e2e_browser.sh
+
+## dagster-ui: the Dagster UI on the same project (landing folder var/landing, work var/audit)
+dagster-ui: $(STAMP)
+	mkdir -p var/dagster && cp dagster.yaml var/dagster/dagster.yaml
+	DAGSTER_HOME=$(CURDIR)/var/dagster FLOORMAN_LANDING=var/landing FLOORMAN_WORK=var/audit \
+		$(VENV)/bin/dagster dev -m pipelines.definitions
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Floorman needs Python 3.11+"'
@@ -21,9 +30,10 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m pipelines.demo --dir $(DEMO_DIR) --port $(PORT)
 
-## test: install what the tests need and run them
+## test: install what the tests need (the venv, Debian's chromium for the browser test) and run them all
 test: $(STAMP)
-	$(PY) -m pytest -q
+	bash scripts/ensure_chromium.sh
+	FLOORMAN_E2E=1 $(PY) -m pytest -q
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
