@@ -16,9 +16,9 @@ from typing import Any
 
 import duckdb
 
-from rules.check import check_hands
+from rules.check import check_batches
 from rules.profiles import PROFILE_NAMES, load_mapping
-from rules.store import VIOLATION_FIELDS, ensure_schema, load_hands, read_violations, write_results
+from rules.store import DEFAULT_BATCH, VIOLATION_FIELDS, ensure_schema, hand_batches, read_violations, write_results
 from warehouse import db
 
 
@@ -27,23 +27,34 @@ def _connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     return db.connect(path, read_only=read_only)
 
 
-def run_check(db_path: str, rulebook: str | None) -> dict[str, Any]:
-    """Replay every hand in the warehouse, write action_states and violations; return a summary."""
+def run_check(db_path: str, rulebook: str | None, batch_size: int = DEFAULT_BATCH) -> dict[str, Any]:
+    """Replay every hand in the warehouse, write action_states and violations; return a summary.
+
+    Hands stream in batches of ``batch_size`` in table-and-time order and each batch's results are
+    written before the next is read, so peak memory depends on the batch, not the warehouse.
+    """
     con = _connect(db_path)
     try:
         ensure_schema(con)
-        mapping = load_mapping()
-        hands = list(load_hands(con))
-        states, findings = check_hands(hands, rulebook=rulebook, mapping=mapping)
-        books = {h.hand_id: rulebook or mapping.name_for(h) for h in hands}
         run_id = uuid.uuid4().hex[:12]
-        write_results(con, [h.hand_id for h in hands], states, findings, books, run_id)
-        sev = Counter(f.severity for f, _ in findings)
+        hands = states = 0
+        sev: Counter[str] = Counter()
+        reader = con.cursor()  # the batch reader keeps its temp table; writes go through ``con``
+        batches = hand_batches(reader, batch_size)
+        try:
+            for done in check_batches(batches, rulebook=rulebook, mapping=load_mapping()):
+                write_results(con, done, run_id)
+                hands += len(done.hand_ids)
+                states += len(done.states)
+                sev.update(f.severity for f, _ in done.findings)
+        finally:
+            batches.close()  # drops the order table before the cursor goes
+            reader.close()
         return {
             "run_id": run_id,
-            "hands": len(hands),
-            "action_states": len(states),
-            "findings": len(findings),
+            "hands": hands,
+            "action_states": states,
+            "findings": sum(sev.values()),
             "errors": sev.get("error", 0),
             "warnings": sev.get("warning", 0),
             "info": sev.get("info", 0),

@@ -12,6 +12,7 @@ from .cards import card_ids
 from .findings import ERROR, INFO, WARNING, Finding, fmt
 from .pots import check_pots
 from .profiles import Profile
+from .rake import MAX_IMPLIED_RAKE_PCT, rake_of
 from .replay import Replay
 
 
@@ -177,7 +178,7 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                         "A Mississippi straddle is void once a UTG straddle was posted." + cite("STRADDLE.MISSISSIPPI"),
                     )
                 )
-            out.extend(_size(hand, prof, seq, who, amount, behind, "STRADDLE.MISSISSIPPI"))
+            out.extend(_size(hand, prof, seq, who, amount, behind=behind, rule="STRADDLE.MISSISSIPPI"))
             continue
         count += 1
         if count == 1:
@@ -197,7 +198,7 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                     )
                 )
             utg_straddled = True
-            out.extend(_size(hand, prof, seq, who, amount, behind, "STRADDLE.SIZE"))
+            out.extend(_size(hand, prof, seq, who, amount, behind=behind, rule="STRADDLE.SIZE"))
         elif count == 2:
             if prof.double_straddle != "allowed":
                 out.append(
@@ -263,7 +264,9 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
     return out
 
 
-def _size(hand: Hand, prof: Profile, seq: int, who: str, amount: int, behind: int, rule: str) -> list[Finding]:
+def _size(
+    hand: Hand, prof: Profile, seq: int, who: str, amount: int, *, behind: int, rule: str
+) -> list[Finding]:
     out: list[Finding] = []
     bb = hand.bb
     lo, hi, bx = prof.straddle_min_x_bb, prof.straddle_max_x_bb, prof.straddle_stack_behind_x
@@ -320,11 +323,9 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     out: list[Finding] = []
     if hand.cancelled:
         return out
-    total = sum(rp.contributed)
-    awarded = sum(a.amount for a in hand.awards)
-    rake = hand.site_rake or 0
-    fees = hand.site_fees or 0
-    if hand.awards and awarded + rake + fees != total:
+    rk = rake_of(hand, sum(rp.contributed))
+    total, awarded, rake, fees = rk.total, rk.awarded, rk.rake, rk.fees
+    if hand.awards and not rk.implied and awarded + rake + fees != total:
         out.append(
             Finding(
                 hid,
@@ -337,6 +338,23 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 f"{fmt(awarded)} + {fmt(rake)} + {fmt(fees)}",
                 f"The hand took in {fmt(total)} but paid out {fmt(awarded)} with {fmt(rake + fees)} rake"
                 f" and fees: {fmt(awarded + rake + fees - total)} unaccounted.",
+            )
+        )
+    elif hand.awards and not rk.plausible:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "POT.CHIP_CONSERVATION",
+                ERROR,
+                False,
+                None,
+                f"implied rake between 0 and {fmt(rk.cap)}",
+                f"implied rake {fmt(rake)} ({fmt(total)} put in, {fmt(awarded)} awarded)",
+                f"The site writes no rake, so the rake is what was put in less what was paid out:"
+                f" {fmt(rake)}, outside 0..{fmt(rk.cap)}"
+                + (" (tournaments carry no rake)." if hand.game_type != "cash" else " (at most"
+                   f" {MAX_IMPLIED_RAKE_PCT}% of the pot plus one unit)."),
             )
         )
     if hand.site_total_pot is not None and hand.site_total_pot != total:
@@ -378,7 +396,7 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                     f" {fmt(won.get(s.player, 0))}, so ends on {fmt(final)}, not {fmt(s.final_stack)}.",
                 )
             )
-    if hand.game_type == "tournament" and rake > 0:
+    if hand.game_type == "tournament" and not rk.implied and rake > 0:
         out.append(
             Finding(
                 hid,

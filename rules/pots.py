@@ -16,6 +16,7 @@ from parsers.model import Hand, Kind
 from .cards import best_high, best_low, card_ids
 from .findings import ERROR, Finding, fmt
 from .profiles import Profile
+from .rake import rake_of
 from .replay import Replay
 
 
@@ -68,19 +69,20 @@ def chip_unit(hand: Hand, prof: Profile) -> int:
     return g or 1
 
 
-def _known_cards(hand: Hand, ring: list[str]) -> dict[int, list[int]]:
+def _known_cards(hand: Hand, ring: list[str], need: int) -> dict[int, list[int]]:
+    """Fully tabled hands only: a partial show ("shows [Qs]") is not a hand that can win a pot."""
     idx = {p: i for i, p in enumerate(ring)}
     cards: dict[int, list[int]] = {}
     for h in hand.hole_cards:
         i = idx.get(h.player)
         ids = card_ids(h.cards)
-        if i is not None and ids and None not in ids:
+        if i is not None and len(ids) >= need and None not in ids:
             cards[i] = [c for c in ids if c is not None]
     for a in hand.actions:
         if a.kind is Kind.SHOW and a.cards:
             i = idx.get(a.player)
             ids = card_ids(a.cards)
-            if i is not None and ids and None not in ids:
+            if i is not None and len(ids) >= need and None not in ids:
                 cards[i] = [c for c in ids if c is not None]
     return cards
 
@@ -106,9 +108,9 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
     boards = sorted(hand.boards, key=lambda b: b.board_no)
     nboards = max(1, len(boards))
     board_cards = [[c for c in card_ids(b.cards) if c is not None] for b in boards] or [[]]
-    cards = _known_cards(hand, ring)
     variant = hand.variant
     omaha = variant.startswith("omaha") or variant == "courchevel"
+    cards = _known_cards(hand, ring, 4 if omaha else 2)
     hilo = variant.endswith("hilo")
     unit = chip_unit(hand, prof)
     expected = [0] * len(ring)
@@ -154,7 +156,8 @@ def check_pots(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     idx = {p: i for i, p in enumerate(ring)}
     dist = distribute(hand, prof, rp)
     expected, decidable, folded, unit, nboards, hilo = dist
-    rake = (hand.site_rake or 0) + (hand.site_fees or 0)
+    rk = rake_of(hand, sum(rp.contributed))
+    rake = max(rk.rake, 0) + rk.fees  # unknown rake is implied, never taken as 0
     actual = [0] * len(ring)
     stranger: list[str] = []
     for aw in hand.awards:

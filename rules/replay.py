@@ -93,6 +93,12 @@ def ring_order(hand: Hand) -> list[str]:
             names = names[i:] + names[:i]
             if len(names) == 2:
                 names = names[1:] + names[:1]
+            return names
+        # no small blind posted (empty or sitting-out SB seat): the big blind is first left of the button
+        bb = next((a.player for a in hand.actions if a.kind is Kind.POST_BB), None)
+        if bb in names:
+            i = names.index(bb)
+            names = names[i:] + names[:i]
         return names
     after = [p for s, p in seats if s > button]
     before = [p for s, p in seats if s <= button]
@@ -124,6 +130,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     pot_limit = betting == "PL"
     r003 = prof.family == "r003"
     cumulative = prof.cumulative_short_allins
+    online = prof.key == "ONLINE"
 
     posted_bb = [a.contribution for a in hand.actions if a.kind is Kind.POST_BB]
     bb = hand.bb or (max(posted_bb) if posted_bb else 0)
@@ -146,6 +153,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
     straddle_anchor = -1
     mississippi = False
+    decided = False  # a voluntary decision (other than a sit-out fold) has been taken
 
     def needs_to_act(q: int) -> bool:
         return not folded[q] and not allin[q] and (level[q] == _NONE or street_bet[q] < max(B, call_basis))
@@ -270,11 +278,19 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     start = n - 1  # button straddle: the small blind opens
                 else:
                     start = straddle_anchor if straddle_anchor >= 0 else (1 if n > 2 else 0)
+                    if straddle_anchor < 0 and sb_player >= 0 and n > 2:
+                        start = sb_player  # no big blind posted: the seat after the small blind opens
                 expected = next_to_act(start)
             else:
                 expected = next_to_act(n - 1)
-        if a.seq < last_post_seq:
-            expected = -2  # a fold/check before the blinds are in: a sitting-out seat, not a turn
+        sitout = False
+        if a.seq < last_post_seq or (
+            online and kind is Kind.FOLD and street is _PREFLOP and not decided and expected != i and level[i] == _NONE
+        ):
+            # a fold before the blinds are in, or (online, where software enforces the order) an
+            # out-of-turn fold before anyone has decided: the site folding a sitting-out seat at the deal
+            expected = -2
+            sitout = True
         elif expected != i:
             due = ring[expected] if expected >= 0 else "nobody (betting was closed)"
             add(
@@ -344,7 +360,11 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 )
         elif kind is Kind.CALL:
             if c < to_call and c < stack_before:
-                out.append(_undercall(hand, prof, a, c, to_call, B, call_basis, mine, folded, bets_in_round))
+                out.append(
+                    _undercall(
+                        hand, prof, a, c, to_call, B=B, call_basis=call_basis, mine=mine, folded=folded, bets=bets_in_round
+                    )
+                )
             elif c > to_call:
                 add(
                     Finding(
@@ -378,7 +398,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 )
             else:
                 if not reopened:
-                    out.append(_not_reopened(hand, prof, a, raise_to, B, F, level[i], to_call))
+                    out.append(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=level[i], to_call=to_call))
                 elif cap_reached:
                     add(
                         Finding(
@@ -395,7 +415,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                         )
                     )
                 if reopened and raise_to < min_to and not goes_allin:
-                    out.extend(_below_min(hand, prof, a, raise_to, target, B, F, min_to, limit))
+                    out.extend(_below_min(hand, prof, a, raise_to, target, B=B, F=F, min_to=min_to, limit=limit))
                 if raise_to > max_to and (pot_limit or limit):
                     rule = "BET.POT_LIMIT_MAX" if pot_limit else "BET.LIMIT_SIZE"
                     basis = "B + pot + call" if pot_limit else "the fixed bet size"
@@ -463,7 +483,11 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 allin[i],
             )
         )
-        expected = next_to_act(i) if a.seq > last_post_seq else -2
+        if sitout:
+            expected = -2
+        else:
+            expected = next_to_act(i) if a.seq > last_post_seq else -2
+            decided = True
 
     for q in range(n):
         if contributed[q] > stacks[q]:
@@ -489,11 +513,12 @@ def _undercall(
     a: Action,
     c: int,
     to_call: int,
+    *,
     B: int,
     call_basis: int,
     mine: int,
     folded: list[bool],
-    bets_in_round: int,
+    bets: int,
 ) -> Finding:
     """A call that put in less than owed and stood (the player is not all-in).
 
@@ -516,7 +541,7 @@ def _undercall(
             f" blind ({fmt(call_basis)}), not the all-in amount." + prof.cite("BET.MIN_ALLIN_BELOW_BB"),
         )
     live = sum(1 for f in folded if not f)
-    mandatory = (bets_in_round <= 1 and live > 2) or live == 2
+    mandatory = (bets <= 1 and live > 2) or live == 2
     msg = f"{a.player} put in {fmt(c)} facing {fmt(to_call)} and stayed in the hand for less than the call."
     if prof.undercall in ("software_enforced", "lower_value_chip_is_call") or (
         prof.undercall == "mandatory_cases" and mandatory
@@ -548,7 +573,7 @@ def _undercall(
 
 
 def _not_reopened(
-    hand: Hand, prof: Profile, a: Action, raise_to: int, B: int, F: int, lvl: int, to_call: int
+    hand: Hand, prof: Profile, a: Action, raise_to: int, B: int, *, F: int, lvl: int, to_call: int
 ) -> Finding:
     """A raise by a player whose betting was not reopened by the short all-in(s) since they acted."""
     facing = B - lvl
@@ -585,7 +610,7 @@ def _not_reopened(
 
 
 def _below_min(
-    hand: Hand, prof: Profile, a: Action, raise_to: int, target: int, B: int, F: int, min_to: int, limit: bool
+    hand: Hand, prof: Profile, a: Action, raise_to: int, target: int, *, B: int, F: int, min_to: int, limit: bool
 ) -> list[Finding]:
     """A non-all-in bet or raise below the minimum that stood."""
     hid = hand.hand_id

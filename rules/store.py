@@ -7,7 +7,7 @@ idempotent.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from parsers.model import Action, Award, Board, Hand, HoleCards, Kind, Pot, Provenance, Seat, Street
 
+from .check import CheckedBatch
 from .findings import RULES_VERSION, Finding
 from .replay import ActionState
 
@@ -28,8 +29,15 @@ _PROV = {p.value: p for p in Provenance}
 _HAND_COLS = (
     "hand_id, site, site_hand_no, format, variant, betting, game_type, table_name, sb, bb, currency,"
     " unit_scale, source_file, byte_offset, byte_length, started_at, tournament_id, tournament_level,"
-    " max_seats, button_seat, ante, bb_ante, straddle, hero, site_total_pot, site_rake, site_fees, cancelled"
+    " max_seats, button_seat, ante, bb_ante, straddle, hero, site_total_pot, site_rake, site_fees,"
+    " site_added, cancelled"
 )
+#: table order: the cross-hand checks (rules.sequence) need a table's hands consecutive and in time
+_TABLE_ORDER = (
+    "site, tournament_id NULLS FIRST, table_name, started_at NULLS FIRST,"
+    " CASE WHEN length(site_hand_no) < 24 THEN lpad(site_hand_no, 24, '0') ELSE site_hand_no END, hand_id"
+)
+DEFAULT_BATCH = 20_000
 
 
 _NAMES = tuple(c.strip() for c in _HAND_COLS.split(","))
@@ -87,15 +95,9 @@ def load_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None = 
         )
 
 
-def write_results(
-    con: duckdb.DuckDBPyConnection,
-    hand_ids: Sequence[str],
-    states: Sequence[ActionState],
-    findings: Sequence[tuple[Finding, str]],
-    rulebook_of: dict[str, str],
-    run_id: str,
-) -> None:
+def write_results(con: duckdb.DuckDBPyConnection, done: CheckedBatch, run_id: str) -> None:
     """Replace the checked hands' rows in action_states and violations (idempotent re-runs)."""
+    hand_ids, states, findings, rulebook_of = done
     ensure_schema(con)
     now = datetime.now(UTC).replace(tzinfo=None)
     ids = pa.table({"hand_id": pa.array(list(hand_ids), pa.string())})
@@ -151,3 +153,31 @@ def read_violations(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
         f"SELECT {', '.join(VIOLATION_FIELDS)} FROM violations ORDER BY hand_id, action_seq NULLS LAST, rule_id"
     ).fetchall()
     return [dict(zip(VIOLATION_FIELDS, r, strict=True)) for r in rows]
+
+
+def hand_batches(
+    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
+) -> Generator[list[Hand], None, None]:
+    """Every hand in table-and-time order, ``batch_size`` at a time (memory bounded by the batch).
+
+    The order lives in a DuckDB temp table (row number per hand), so Python never holds the whole id
+    list; each batch is one range of row numbers, read with one query per child table.
+    """
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _rule_order AS"
+        f" SELECT hand_id, (row_number() OVER (ORDER BY {_TABLE_ORDER}) - 1) AS rn FROM hands"
+    )
+    try:
+        row = con.execute("SELECT count(*) FROM _rule_order").fetchone()
+        total = int(row[0]) if row else 0
+        for lo in range(0, total, batch_size):
+            ids = [
+                r[0]
+                for r in con.execute(
+                    "SELECT hand_id FROM _rule_order WHERE rn >= ? AND rn < ? ORDER BY rn", [lo, lo + batch_size]
+                ).fetchall()
+            ]
+            by_id = {h.hand_id: h for h in load_hands(con, ids)}
+            yield [by_id[i] for i in ids]
+    finally:
+        con.execute("DROP TABLE IF EXISTS _rule_order")

@@ -341,7 +341,12 @@ def test_action_order():
     ]
     assert errors(run(make_hand(players, good, sb=1, bb=2), ONLINE)) == []
     bad = [*base, ("preflop", "BTN", "fold", None), ("preflop", "UTG", "fold", None)]
-    assert ("ACTION.ORDER", 2) in errors(run(make_hand(players, bad, sb=1, bb=2), ONLINE))
+    assert ("ACTION.ORDER", 2) in errors(run(make_hand(players, bad, sb=1, bb=2), CEP))
+    # online the software enforces the order, so a fold out of turn before anyone has decided is the
+    # site folding a sitting-out seat at the deal (888 writes it before "Dealing down cards")
+    assert errors(run(make_hand(players, bad, sb=1, bb=2), ONLINE)) == []
+    late = [*base, ("preflop", "UTG", "call", 2), ("preflop", "SB", "fold", None), ("preflop", "BTN", "fold", None)]
+    assert ("ACTION.ORDER", 3) in errors(run(make_hand(players, late, sb=1, bb=2), ONLINE))
     # BB never got the option: the round closed with BB still to act
     skipped = [
         *base,
