@@ -34,8 +34,14 @@ def default_partition() -> str:
     return (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
 
 
-def plan_partitions(paths: Sequence[str | Path], partition: str | None) -> dict[str, list[str]]:
-    """Partition key → inputs. A folder holding YYYY-MM-DD subfolders is a landing folder."""
+def plan_partitions(
+    paths: Sequence[str | Path], partition: str | None, shards: int = 1
+) -> dict[str, list[str]]:
+    """Partition key → inputs. A folder holding YYYY-MM-DD subfolders is a landing folder.
+
+    ``shards > 1`` splits each day's files into that many independent partitions (``<day>.<k>``),
+    e.g. one per table group, so a single big night can be built by several workers.
+    """
     plan: dict[str, list[str]] = {}
     loose: list[str] = []
     for raw in paths:
@@ -48,7 +54,17 @@ def plan_partitions(paths: Sequence[str | Path], partition: str | None) -> dict[
             loose.append(str(path))
     if loose:
         plan.setdefault(partition or default_partition(), []).extend(loose)
-    return plan
+    if shards <= 1:
+        return plan
+    from warehouse.ingest import iter_input_files
+
+    sharded: dict[str, list[str]] = {}
+    for key, inputs in plan.items():
+        files = sorted(str(f) for f in iter_input_files(inputs))
+        for k in range(shards):
+            if files[k::shards]:
+                sharded[f"{key}.{k}"] = files[k::shards]
+    return sharded
 
 
 def _is_day(name: str) -> bool:
@@ -76,12 +92,13 @@ def run_audit(
     partition: str | None = None,
     rulebook: str = "",
     workers: int = 1,
+    shards: int = 1,
 ) -> AuditResult:
     """Ingest, check, detect, report and publish; returns the night's report."""
     t0 = time.perf_counter()
     db = Path(db)
     work_dir = Path(work) if work else db.parent / f"{db.stem}-work"
-    plan = plan_partitions(paths, partition)
+    plan = plan_partitions(paths, partition, shards)
     timings: dict[str, float] = {}
     if workers > 1:
         return _run_fanout(plan, db, work_dir, rulebook, workers, t0)
@@ -116,11 +133,14 @@ def _run_fanout(
                 for name in ("plan_partitions", "build_partition", "finish_night")},
         "execution": {"config": {"multiprocess": {"max_concurrent": workers}}},
     }
-    with DagsterInstance.local_temp() as instance:  # multiprocess needs a persistent instance
-        with execute_job(reconstructable(fanout_job), instance=instance, run_config=run_config) as result:
-            if not result.success:
-                raise RuntimeError("the fan-out night failed")
-            out = result.output_for_node("finish_night")
+    # the multiprocess executor needs a persistent (not ephemeral) instance
+    with (
+        DagsterInstance.local_temp() as instance,
+        execute_job(reconstructable(fanout_job), instance=instance, run_config=run_config) as result,
+    ):
+        if not result.success:
+            raise RuntimeError("the fan-out night failed")
+        out = result.output_for_node("finish_night")
     resource = AuditResource(work=str(work), db=str(db), rulebook=rulebook)
     timings = {f"partition {b['key']} (pid {b['pid']})": float(b["seconds"]) for b in out["partitions"]}
     return AuditResult(_latest_report(resource), current_snapshot(resource.serve_root),

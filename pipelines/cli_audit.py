@@ -32,7 +32,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from pipelines.audit import run_audit
 
     result = run_audit(args.paths, args.db, work=args.work, partition=args.partition,
-                       rulebook=args.rulebook or "", workers=args.workers)
+                       rulebook=args.rulebook or "", workers=args.workers, shards=args.shards)
     if args.json:
         print(json.dumps({**result.report, "snapshot": str(result.snapshot), "seconds": round(result.seconds, 2),
                           "timings": result.timings}, sort_keys=True, default=str))
@@ -51,5 +51,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--partition", help="partition key for loose files (default: yesterday UTC)")
     p.add_argument("--rulebook", help="override the rulebook profile for every hand")
     p.add_argument("--workers", type=int, default=1, help="build partitions in this many processes")
+    p.add_argument("--shards", type=int, default=1, help="split each day's files into this many partitions")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_audit)
