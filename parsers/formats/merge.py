@@ -1,0 +1,268 @@
+"""Merge Gaming Network (Carbon, Lock, Minted...) XML hand histories.
+
+Why its own module: Merge writes a stream of ``<description>`` and ``<game>`` elements with no root,
+so a file is not one XML document; each ``<game>`` is parsed on its own with the latest description
+(game type and stakes) in force. Every amount on an event is the chips *added* by that action
+(a RAISE of 5.00 from the big blind takes him to 5.50), ALL_IN is chips added too, and the returned
+excess of an uncalled bet is written as a ``<winner uncalled="true">`` row. The site writes no
+rake and no total, so reconciliation checks the implied rake. Times carry no zone: left None.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+from parsers.base import TextHandFormat
+from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.model import Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.reading import Block, iter_blocks, iter_lines
+
+_DESCRIPTION = re.compile(r'^\ufeff?\s*<description type="(?P<type>[^"]*)" stakes="(?P<stakes>[^"]*)"')
+_GAME = re.compile(r'^\ufeff?\s*<game id="')
+_STAKES = re.compile(
+    r"^(?P<limit>No Limit|Pot Limit|Limit|Half Pot Limit) \(?\$?(?P<sb>[\d.,]+)/\$?(?P<bb>[\d.,]+)\)?$"
+)
+_GAMES = {"Holdem": "holdem", "Omaha": "omaha", "Omaha H/L8": "omaha_hilo"}
+_LIMITS = {"No Limit": "NL", "Pot Limit": "PL", "Limit": "FL"}
+_ROUNDS = {"PREFLOP": Street.PREFLOP, "POSTFLOP": Street.FLOP, "POSTTURN": Street.TURN,
+           "POSTRIVER": Street.RIVER, "SHOWDOWN": Street.SHOWDOWN}
+_END_ROUNDS = ("END_OF_GAME", "END_OF_FOLDED_GAME")
+_QUIET = {"CHAT", "LEAVE", "DISCONNECTED", "RECONNECTED", "SHOW", "MUCK", "RABBIT"}
+
+
+class MergeFormat(TextHandFormat):
+    name: ClassVar[str] = "merge"
+    priority: ClassVar[int] = 50
+    description: ClassVar[str] = "Merge Gaming Network XML (<description>/<game> stream)"
+
+    def sniff(self, head: str) -> bool:
+        first = head.lstrip("\ufeff\r\n\t ")
+        return _DESCRIPTION.match(first) is not None and '<game id="' in first
+
+    def is_start(self, line: str) -> bool:
+        return _GAME.match(line) is not None or _DESCRIPTION.match(line) is not None
+
+    def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
+        source = str(path)
+        description: tuple[str, str] | None = None
+        for block in iter_blocks(iter_lines(path), self.is_start):
+            d = _DESCRIPTION.match(block.lines[0])
+            if d is not None:
+                description = (d["type"], d["stakes"])
+                rest = [ln for ln in block.lines[1:] if ln.strip()]
+                if rest:
+                    yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
+                continue
+            try:
+                if description is None:
+                    raise ParseError("game before any <description> (no game type or stakes)")
+                hand = _best_reading(block, source, description)
+            except ParseError as exc:
+                yield Quarantined(source, block.offset, "\n".join(block.lines), str(exc), self.name)
+                continue
+            except Exception as exc:  # a bad hand must never stop its file
+                reason = f"{type(exc).__name__}: {exc}"
+                yield Quarantined(source, block.offset, "\n".join(block.lines), reason, self.name)
+                continue
+            if hand is not None:
+                yield hand
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        raise ParseError("Merge games need their <description>: use parse()")
+
+
+def _best_reading(block: Block, source_file: str, description: tuple[str, str]) -> Hand | None:
+    """Merge's RAISE amount is the chips added in some exports and the street total in others.
+
+    Both readings are built; the one under which every CALL brings the caller exactly level
+    with the top bet is kept (the calls are the site's own cross-check). When both or neither
+    are consistent, the chips-added reading (2008-2011 exports, fpdb's .hp) stands.
+    """
+    added = _parse(block, source_file, description, raise_added=True)
+    total = _parse(block, source_file, description, raise_added=False)
+    if added is None or total is None:
+        return added
+    bad_added, bad_total = _inconsistent_calls(added), _inconsistent_calls(total)
+    if bad_added != bad_total:
+        return added if bad_added < bad_total else total
+    # no call tells them apart: the winner rows do (what was won cannot exceed what went in,
+    # and the reading leaving the smaller rake is the one the site paid out)
+    fits = [(left, n, h) for n, h in enumerate((added, total))
+            if (left := _put_in(h) - sum(w.amount for w in h.awards)) >= 0]
+    return min(fits, key=lambda f: (f[0], f[1]))[2] if fits else added
+
+
+def _put_in(hand: Hand) -> int:
+    return sum(a.contribution for a in hand.actions)
+
+
+def _inconsistent_calls(hand: Hand) -> int:
+    street_in: dict[str, int] = {}
+    street = Street.PREFLOP
+    bad = 0
+    for a in hand.actions:
+        if a.street != street:
+            street, street_in = a.street, {}
+        if a.kind in (Kind.POST_DEAD, Kind.POST_ANTE):
+            continue
+        street_in[a.player] = street_in.get(a.player, 0) + a.contribution
+        others = [v for k, v in street_in.items() if k != a.player]
+        if a.kind is Kind.CALL and not a.all_in and others and street_in[a.player] != max(others):
+            bad += 1
+    return bad
+
+
+def _parse(block: Block, source_file: str, description: tuple[str, str], *, raise_added: bool) -> Hand | None:
+    text = "\n".join(block.lines).strip().lstrip("\ufeff")
+    if "</game>" not in text:
+        raise ParseError("truncated hand: no </game>")
+    try:
+        game = ET.fromstring(text[: text.rindex("</game>") + len("</game>")])
+    except ET.ParseError as exc:
+        raise ParseError(f"unreadable XML: {exc}") from None
+    kind, stakes = description
+    if kind not in _GAMES:
+        raise ParseError(f"unsupported variant: {kind}")
+    s = _STAKES.match(stakes)
+    if s is None or s["limit"] not in _LIMITS:
+        raise ParseError(f"no betting structure in {stakes!r}")
+    hand = new_hand(site="merge", hand_no=game.get("id", ""), fmt="merge", source_file=source_file,
+                    offset=block.offset, length=block.length)
+    if not hand.site_hand_no:
+        raise ParseError("game without an id")
+    hand.variant, hand.betting = _GAMES[kind], _LIMITS[s["limit"]]
+    hand.currency = "USD" if game.get("realmoney") == "true" else "PLAY"
+    money = Money(hand.unit_scale)
+    data = (game.get("data") or "").split("|")
+    hand.table_name = data[1] if len(data) > 1 else ""
+    if game.find("round[@id='GAME_CANCELLED']") is not None:
+        hand.cancelled = True
+
+    players = game.find("players")
+    if players is None:
+        raise ParseError("no <players>")
+    by_seat: dict[str, str] = {}
+    for p in players.findall("player"):
+        seat, name = p.get("seat", ""), p.get("nickname", "")
+        by_seat[seat] = name
+        hand.seats.append(Seat(int(seat) + 1, name, money(p.get("balance", "0")), p.get("dealtin") != "true"))
+    dealer = players.get("dealer")
+    hand.button_seat = int(dealer) + 1 if dealer is not None and dealer.isdigit() else None
+
+    def who(seat: str | None) -> str:
+        if seat is None or seat not in by_seat:
+            raise ParseError(f"action by a player not in the seat list: seat {seat!r}")
+        return by_seat[seat]
+
+    b = HandBuilder(hand)
+    ended = False
+    for rnd in game.findall("round"):
+        rid = rnd.get("id", "")
+        if rid in _ROUNDS:
+            b.new_street(_ROUNDS[rid])
+        elif rid in _END_ROUNDS:
+            ended = True
+        elif rid not in ("BLINDS", "GAME_CANCELLED"):
+            raise ParseError(f"unsupported variant: round {rid}")
+        for el in rnd:
+            if el.tag == "event":
+                _event(el, who, b, money, raise_added)
+            elif el.tag == "cards":
+                _cards(el, who, b)
+            elif el.tag == "winner":
+                amount = money(el.get("amount", "0"))
+                if el.get("uncalled") == "true":
+                    _return(who(el.get("player")), amount, b)
+                elif amount:
+                    b.award(who(el.get("player")), amount, max(int(el.get("potnumber", "1")) - 1, 0))
+    if not ended and not hand.cancelled:
+        raise ParseError("truncated hand: no end-of-game round")
+    if not hand.awards and not hand.cancelled:
+        raise ParseError("truncated hand: no winner written")
+    for a in hand.actions:
+        if a.kind is Kind.POST_SB and not hand.sb:
+            hand.sb = a.amount or 0
+        elif a.kind is Kind.POST_BB and not hand.bb:
+            hand.bb = a.amount or 0
+    if hand.betting != "FL":
+        hand.sb, hand.bb = hand.sb or money(s["sb"]), hand.bb or money(s["bb"])
+    return b.finish()
+
+
+def _event(el: ET.Element, who: object, b: HandBuilder, money: Money, raise_added: bool) -> None:
+    assert callable(who)
+    kind = el.get("type", "")
+    if kind in _QUIET:
+        return
+    player = who(el.get("player"))
+    amount = money(el.get("amount", "0")) if el.get("amount") else 0
+    if kind == "SMALL_BLIND":
+        b.post(player, Kind.POST_SB, amount)
+    elif kind in ("BIG_BLIND", "INITIAL_BLIND"):
+        b.post(player, Kind.POST_BB, amount)
+    elif kind == "ANTE":
+        b.hand.ante = b.hand.ante or amount
+        b.post(player, Kind.POST_ANTE, amount)
+    elif kind == "FOLD":
+        b.fold(player)
+    elif kind == "CHECK":
+        b.check(player)
+    elif kind == "CALL":
+        b.call(player, amount)
+    elif kind == "BET":
+        b.bet(player, amount)
+    elif kind == "RAISE":
+        if raise_added:
+            b.raise_by(player, amount)
+        else:
+            b.raise_to(player, None, amount)
+    elif kind == "ALL_IN":
+        to = b.committed(player) + amount
+        top = b.max_committed_excluding(player)
+        if to <= top:
+            b.call(player, amount, all_in=True)
+        elif top == 0:
+            b.bet(player, amount, all_in=True)
+        else:
+            b.raise_by(player, amount, all_in=True)
+    elif kind == "RETURN_BLIND":
+        # a returning player's both blinds in one amount; the written calls and raises that
+        # follow treat none of it as his bet on the street, so it is all dead money
+        b.post(player, Kind.POST_DEAD, amount)
+    else:
+        raise ParseError(f"unrecognised event {kind!r}")
+
+
+def _return(player: str, amount: int, b: HandBuilder) -> None:
+    """An uncalled excess handed back, on the street the player last put chips in."""
+    street = b.street
+    for a in reversed(b.hand.actions):
+        if a.player == player and a.contribution > 0:
+            b.street = a.street
+            break
+    b.uncalled(player, amount)
+    b.street = street
+
+
+def _cards(el: ET.Element, who: object, b: HandBuilder) -> None:
+    assert callable(who)
+    kind, text = el.get("type", ""), el.get("cards", "")
+    if kind == "COMMUNITY":
+        b.board(1, cards(text))
+    elif kind == "HOLE" and text:
+        player = who(el.get("player"))
+        b.hand.hero = player
+        b.hole(player, cards(text), Provenance.DEALT)
+    elif kind in ("SHOWN", "MUCKED") and text:
+        shown = cards(text.replace("null", "??"))
+        if len(shown) >= 4 and "??" not in shown:
+            b.show(who(el.get("player")), shown)
+    elif kind not in ("HOLE", "SHOWN", "MUCKED"):
+        raise ParseError(f"unrecognised cards {kind!r}")
+
+
+FORMAT = MergeFormat()
