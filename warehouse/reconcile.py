@@ -155,5 +155,7 @@ def reconcile_frames(frames: HandFrames) -> pl.DataFrame:
 
 
 def reconcile_hands(hands: Iterable[Hand]) -> pl.DataFrame:
-    """Reconcile in-memory hands (tests, parsers' own checks)."""
-    return reconcile_frames(hands_to_frames(hands))
+    """Reconcile in-memory hands (tests, parsers' own checks); a repeated hand_id counts once."""
+    seen: set[str] = set()
+    unique = [h for h in hands if not (h.hand_id in seen or seen.add(h.hand_id))]  # type: ignore[func-returns-value]
+    return reconcile_frames(hands_to_frames(unique))
