@@ -9,10 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from rules.check import check_hand
-from rules.profiles import load_profile
-from tests.conftest import HANDS
-from tests.rules.phh import phh_to_hand
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rules.check import check_hand  # noqa: E402
+from rules.profiles import load_profile  # noqa: E402
+from tests.conftest import HANDS  # noqa: E402
+from tests.rules.phh import phh_to_hand  # noqa: E402
 
 
 def main() -> None:

@@ -362,7 +362,16 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             if c < to_call and c < stack_before:
                 out.append(
                     _undercall(
-                        hand, prof, a, c, to_call, B=B, call_basis=call_basis, mine=mine, folded=folded, bets=bets_in_round
+                        hand,
+                        prof,
+                        a,
+                        c,
+                        to_call,
+                        B=B,
+                        call_basis=call_basis,
+                        mine=mine,
+                        folded=folded,
+                        bets=bets_in_round,
                     )
                 )
             elif c > to_call:
