@@ -6,6 +6,7 @@ showdown checks at a few microseconds.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from phevaluator import _pheval
@@ -29,11 +30,17 @@ def split_cards(text: str) -> list[str]:
     return out
 
 
-def card_ids(text: str | None) -> list[int | None]:
-    """Ids of the cards in a code string; None for unknown or invalid cards."""
+def card_ids(text: str | None) -> tuple[int | None, ...]:
+    """Ids of the cards in a code string; None for unknown or invalid cards (cached: a hand's
+    card strings recur across its hole cards, shows and boards, and across hands)."""
     if not text:
-        return []
-    return [_ID.get(c) for c in split_cards(text)]
+        return ()
+    return _card_ids(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _card_ids(text: str) -> tuple[int | None, ...]:
+    return tuple(_ID.get(c) for c in split_cards(text))
 
 
 def best_high(hole: list[int], board: list[int], omaha: bool) -> int:

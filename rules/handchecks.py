@@ -428,7 +428,7 @@ def check_deck(hand: Hand, prof: Profile) -> list[Finding]:
             if cid in seen:
                 dup.append(f"{_name(cid)} ({seen[cid]} and {player})")
             seen[cid] = player
-    first: list[int | None] = []
+    first: tuple[int | None, ...] = ()
     for b in sorted(hand.boards, key=lambda b: b.board_no):
         ids = card_ids(b.cards)
         for pos, c in enumerate(ids):
