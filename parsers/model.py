@@ -126,8 +126,8 @@ class Hand:
     betting: str  # "NL", "PL", "FL", "CAP"
     game_type: str  # "cash" or "tournament"
     table_name: str
-    sb: int
-    bb: int
+    sb: int  # the small blind as posted (fixed limit too: the blinds, not the bet sizes)
+    bb: int  # the big blind as posted; in fixed limit the small bet equals bb, the big bet 2 * bb
     currency: str  # ISO code, "CHIPS" (tournament / play) or "PLAY"
     unit_scale: int  # smallest units per currency unit (100 = cents)
     source_file: str
