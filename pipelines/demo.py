@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from pipelines.audit import default_partition, run_audit
@@ -65,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print("== 3. detectors against the simulator's truth")
     try:
-        from detectors.evaluate import evaluate_warehouse
+        from detectors.api import evaluate_warehouse
 
         scores = evaluate_warehouse(result.snapshot, truth)
         print("   " + ", ".join(f"{k} {v:.3f}" for k, v in scores.items() if isinstance(v, float)))
@@ -82,14 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_serve or os.environ.get("CI"):
         print(f"   not serving (--no-serve); run: floorman serve --root {base / 'published'}")
         return 0
-    env = {**os.environ, "FLOORMAN_PUBLISHED": str(db.parent / "published"),
-           "FLOORMAN_USERS": str(users_file), "FLOORMAN_REVIEW_DB": str(base / "review.sqlite")}
     print(f"   open http://localhost:{args.port}  (Ctrl-C to stop)")
-    return subprocess.call(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboards" / "app.py"),
-         "--server.port", str(args.port), "--server.headless", "true"],
-        env=env,
-    )
+    from pipelines.cli import main as floorman
+
+    return floorman(["serve", "--root", str(db.parent / "published"), "--users", str(users_file),
+                     "--review-db", str(base / "review.sqlite"), "--port", str(args.port)])
 
 
 if __name__ == "__main__":
