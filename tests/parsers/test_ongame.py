@@ -1,0 +1,81 @@
+"""OnGame network text (fpdb's cash/OnGame, HHSmithy's OnGame and OnGameIt samples).
+
+Expected amounts: the files' own pots, rake and closing stacks ("Seat 3: A (10.80), net: -0.10"),
+and hand arithmetic in the comments.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from parsers.formats.ongame import FORMAT
+from parsers.model import Hand, Kind
+from tests.conftest import real_data
+
+from ._longtail import claims, foreign_claims
+from ._site_helpers import awards, by_id, kinds, not_ok, parse_all, parse_one, put_in, truncated_copy
+
+FLOP = ("fpdb3_regression", "regression-test-files", "cash", "OnGame", "Flop")
+
+
+def _unique(hands: list[Hand]) -> list[Hand]:
+    """HHSmithy copies one hand into several sample files: reconcile each once."""
+    seen: dict[str, Hand] = {}
+    for h in hands:
+        seen.setdefault(h.hand_id, h)
+    return list(seen.values())
+
+
+def test_every_hand_parses_and_reconciles() -> None:
+    hands, quarantined = parse_all(FORMAT, claims(FORMAT))
+    assert len(hands) == 69
+    assert sorted({q.reason for q in quarantined}) == [
+        # HHSmithy's InValidHand sample stops in the middle of a summary seat line
+        "line 37: unrecognised line: 'Seat 8: adamsin1 ($136.8'",
+        "unsupported variant: FIVE_CARD_DRAW",
+        "unsupported variant: SEVEN_CARD_STUD",
+        "unsupported variant: SEVEN_CARD_STUD_HI_LO",
+    ]
+    assert len(quarantined) == 22
+    # pots, rake and every closing stack agree with what the actions put in
+    assert not_ok(_unique(hands)) == {}
+    assert all(s.final_stack is not None for h in hands for s in h.seats)
+
+
+def test_unwritten_uncalled_bet_derived_from_pot_and_closing_stack() -> None:
+    (hand,) = parse_one(FORMAT, real_data(*FLOP, "LHE-9max-USD-0.50-1.00-201008.All-in.with.showdown.txt"))
+    # preflop 1.05 each from Hero, player1 and player5 (all in) + player4's 0.25 = "Main pot:
+    # 3.40"; Hero's flop bet 0.50 is folded to and not in the pot: Hero 23.90 - 1.05 + 3.25 = 26.10
+    assert kinds(hand, Kind.UNCALLED_RETURN) == [("Hero", 50, -50)]
+    assert put_in(hand) == {"player4": 25, "player5": 105, "Hero": 105, "player1": 105}
+    assert [(p.pot_no, p.amount) for p in hand.pots] == [(0, 340)] and hand.site_rake == 15
+    assert awards(hand) == [("Hero", 325, 0, 1)]
+    assert {s.player: s.final_stack for s in hand.seats}["Hero"] == 2610
+    assert hand.started_at == datetime(2010, 8, 18, 18, 32, 32)  # "19:32:32 GMT+0100"
+    assert [a.raise_to for a in hand.actions if a.kind is Kind.RAISE] == [100, 105]
+
+
+def test_split_pot_and_fixed_limit_omaha() -> None:
+    hands = parse_one(FORMAT, real_data(*FLOP, "LO-9max-0.05-0.10-201009.Sample.txt"))
+    hand = by_id(hands, "ongame:R5-81867677-657")
+    # 0.02 + 0.03, 0.05 + 0.10 + 0.10 twice: 0.55; split 0.27 / 0.26 after 0.02 rake
+    assert put_in(hand) == {"Hero": 5, "XYXY26XYXY": 25, "nickgerm": 25}
+    assert awards(hand) == [("XYXY26XYXY", 26, 0, 1), ("nickgerm", 27, 0, 1)]
+    assert (hand.variant, hand.betting, hand.currency) == ("omaha", "FL", "USD")
+    shown = {h.player: h.cards for h in hand.hole_cards}
+    assert shown == {"Hero": "JdTd8hTc", "XYXY26XYXY": "7hQs9cKd", "nickgerm": "7d6sKsJc"}
+
+
+def test_truncated_hand_is_quarantined_rest_loads(tmp_path: Path) -> None:
+    dst = tmp_path / "cut.txt"
+    total = truncated_copy(real_data(*FLOP, "LO-9max-0.05-0.10-201009.Sample.txt"), dst, "***** History for hand")
+    hands, quarantined = parse_all(FORMAT, [dst])
+    assert len(hands) == total - 1
+    (cut,) = quarantined
+    assert "truncated hand" in cut.reason or "unrecognised line" in cut.reason
+
+
+def test_sniffing_is_tight() -> None:
+    assert foreign_claims(FORMAT) == {}
+    assert all("OnGame" in str(p) for p in claims(FORMAT))
