@@ -9,29 +9,93 @@ export and the bench use the same queries.
 
 from __future__ import annotations
 
-import json
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
 
+from dashboards.precompute import available, source
+from dashboards.replay import HandReplay, apply_rule_view, build_replay
+
+SHARED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    "hand_id": pl.String, "table_name": pl.String, "started_at": pl.Datetime("us"), "player": pl.String,
+    "net": pl.Int64,
+}
 HAND_TABLES = ("hands", "seats", "actions", "hole_cards", "boards", "pots", "awards", "reconciliation")
+
+
+@dataclass
+class _Handle:
+    con: duckdb.DuckDBPyConnection
+    active: int = 0
+    retired: bool = False
+
+
+#: one read-only database handle per snapshot file (path, inode, mtime): opening a large snapshot
+#: costs ~50 ms, so queries take cursors on the newest file's handle; older handles are closed as
+#: soon as their last cursor is (a publish never leaves an old snapshot held by an idle reader)
+_HANDLES: dict[tuple[str, int, int], _Handle] = {}
+_LOCK = threading.Lock()
+
+
+def _acquire(path: Path) -> tuple[tuple[str, int, int], duckdb.DuckDBPyConnection]:
+    st = path.stat()
+    key = (str(path.resolve()), st.st_ino, st.st_mtime_ns)
+    with _LOCK:
+        h = _HANDLES.get(key)
+        if h is None:
+            for old_key, old in list(_HANDLES.items()):
+                old.retired = True
+                if old.active == 0:
+                    old.con.close()
+                    del _HANDLES[old_key]
+            h = _HANDLES[key] = _Handle(duckdb.connect(str(path), read_only=True))
+        h.active += 1
+        return key, h.con.cursor()
+
+
+def _release(key: tuple[str, int, int], cur: duckdb.DuckDBPyConnection) -> None:
+    cur.close()
+    with _LOCK:
+        h = _HANDLES.get(key)
+        if h is None:
+            return
+        h.active -= 1
+        if h.retired and h.active == 0:
+            h.con.close()
+            del _HANDLES[key]
 
 
 @contextmanager
 def connect(db: str | Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A short-lived read-only connection to a snapshot."""
+    """A short-lived read-only cursor on a snapshot.
+
+    Snapshots are immutable files (a publish writes a new file and flips ``CURRENT``), so a
+    read-only handle blocks no writer and cannot show stale rows (the key has inode and mtime).
+    """
     path = Path(db)
     if not path.exists():
         raise FileNotFoundError(f"warehouse snapshot {path} does not exist")
-    con = duckdb.connect(str(path), read_only=True)
+    key, cur = _acquire(path)
     try:
-        yield con
+        yield cur
     finally:
-        con.close()
+        _release(key, cur)
+
+
+def close_all() -> None:
+    """Drop every cached handle (tests that rewrite a file in place, shutdown)."""
+    with _LOCK:
+        for key, h in list(_HANDLES.items()):
+            h.retired = True
+            if h.active == 0:
+                h.con.close()
+                del _HANDLES[key]
 
 
 def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -46,20 +110,9 @@ def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ())
 def queue(db: str | Path) -> pl.DataFrame:
     """Every flag ranked by score, with the tables its evidence hands were played at."""
     with connect(db) as con:
-        if not has_table(con, "flags"):
+        if not available(con, "dash_queue"):
             return pl.DataFrame()
-        return _frame(
-            con,
-            """
-            WITH ev AS (SELECT flag_id, unnest(evidence_hands) AS hand_id FROM flags),
-            tabs AS (SELECT ev.flag_id, list(DISTINCT h.table_name ORDER BY h.table_name) AS tables
-                     FROM ev JOIN hands h USING (hand_id) GROUP BY ev.flag_id)
-            SELECT f.flag_id, f.family, f.players, f.score, f.severity, f.mode, f.run_id,
-                   f.first_hand_at, f.last_hand_at, f.created_at, len(f.evidence_hands) AS n_evidence,
-                   coalesce(tabs.tables, []) AS tables
-            FROM flags f LEFT JOIN tabs USING (flag_id) ORDER BY f.score DESC, f.flag_id
-            """,
-        )
+        return _frame(con, f"SELECT * FROM {source(con, 'dash_queue')} ORDER BY score DESC, flag_id")
 
 
 def flag(db: str | Path, flag_id: str) -> dict[str, Any] | None:
@@ -68,23 +121,6 @@ def flag(db: str | Path, flag_id: str) -> dict[str, Any] | None:
             return None
         rows = _frame(con, "SELECT * FROM flags WHERE flag_id = ?", [flag_id]).to_dicts()
     return rows[0] if rows else None
-
-
-def observed_metrics(observed: str | None) -> list[dict[str, Any]]:
-    """Normalise the detectors' ``observed`` JSON to a list of metric dicts with a ``name``.
-
-    Accepts ``{"metrics": [{name, value, percentile, ...}]}`` or ``{name: {value, ...}}``.
-    """
-    if not observed:
-        return []
-    data = json.loads(observed)
-    if isinstance(data, dict) and isinstance(data.get("metrics"), list):
-        return [m for m in data["metrics"] if isinstance(m, dict)]
-    if isinstance(data, dict):
-        return [{"name": k, **v} for k, v in data.items() if isinstance(v, dict)]
-    if isinstance(data, list):
-        return [m for m in data if isinstance(m, dict)]
-    return []
 
 
 def hand_rows(db: str | Path, hand_ids: Sequence[str]) -> dict[str, pl.DataFrame]:
@@ -119,6 +155,28 @@ def hand_rows(db: str | Path, hand_ids: Sequence[str]) -> dict[str, pl.DataFrame
     return out
 
 
+def rule_view(db: str | Path, hand_id: str) -> Any | None:
+    """The rule engine's replay of one hand (``rules.view.render_hand``), None when it cannot replay it."""
+    from rules.view import render_hand  # the rule engine loads its profiles on first use
+
+    with connect(db) as con:
+        try:
+            return render_hand(con, hand_id)
+        except Exception:  # any failure falls back to the dashboard's own replay
+            return None
+
+
+def replay(db: str | Path, hand_id: str, rows: dict[str, pl.DataFrame] | None = None) -> HandReplay:
+    """One hand for the replayer and the report: canonical rows with the rule engine's view on top.
+
+    Raises KeyError when the hand is not in the snapshot.
+    """
+    rows = rows if rows is not None else hand_rows(db, [hand_id])
+    r = build_replay(rows, hand_id)
+    view = rule_view(db, hand_id)
+    return apply_rule_view(r, view) if view is not None else r
+
+
 def hand_ids_like(db: str | Path, prefix: str, limit: int = 50) -> list[str]:
     with connect(db) as con:
         rows = con.execute(
@@ -128,72 +186,49 @@ def hand_ids_like(db: str | Path, prefix: str, limit: int = 50) -> list[str]:
 
 
 def player_summary(db: str | Path, player: str) -> dict[str, Any]:
-    """Hands, net result (in each currency) and flags for one player."""
+    """Hands, net result (in each currency), flags and rule findings for one player."""
     with connect(db) as con:
         stats = _frame(
             con,
-            """
-            WITH mine AS (SELECT hand_id FROM seats WHERE player = ?),
-            put AS (SELECT hand_id, sum(contribution) AS put FROM actions
-                    WHERE player = ? AND hand_id IN (SELECT hand_id FROM mine) GROUP BY hand_id),
-            won AS (SELECT hand_id, sum(amount) AS won FROM awards
-                    WHERE player = ? AND hand_id IN (SELECT hand_id FROM mine) GROUP BY hand_id)
-            SELECT h.currency, h.unit_scale, count(*) AS hands,
-                   CAST(sum(coalesce(won.won, 0) - coalesce(put.put, 0)) AS BIGINT) AS net,
-                   min(h.started_at) AS first_hand, max(h.started_at) AS last_hand,
-                   list(DISTINCT h.table_name ORDER BY h.table_name)[1:20] AS tables
-            FROM mine JOIN hands h USING (hand_id)
-            LEFT JOIN put USING (hand_id) LEFT JOIN won USING (hand_id)
-            GROUP BY h.currency, h.unit_scale ORDER BY hands DESC
-            """,
-            [player, player, player],
+            f"SELECT * EXCLUDE (player) FROM {source(con, 'dash_player')} WHERE player = ? ORDER BY hands DESC",
+            [player],
         )
         flags = (
-            _frame(
-                con,
-                "SELECT flag_id, family, players, score, severity FROM flags "
-                "WHERE list_contains(players, ?) ORDER BY score DESC",
-                [player],
-            )
-            if has_table(con, "flags")
-            else pl.DataFrame()
+            _frame(con, f"SELECT * EXCLUDE (player) FROM {source(con, 'dash_player_flags')} WHERE player = ?"
+                   " ORDER BY score DESC, flag_id", [player])
+            if available(con, "dash_player_flags") else pl.DataFrame()
         )
         violations = (
-            _frame(
-                con,
-                "SELECT v.rule_id, count(*) AS n FROM violations v JOIN actions a "
-                "ON a.hand_id = v.hand_id AND a.seq = v.action_seq WHERE a.player = ? GROUP BY 1 ORDER BY 2 DESC",
-                [player],
-            )
-            if has_table(con, "violations")
-            else pl.DataFrame()
+            _frame(con, f"SELECT * EXCLUDE (player) FROM {source(con, 'dash_player_violations')} WHERE player = ?"
+                   " ORDER BY n DESC, rule_id", [player])
+            if available(con, "dash_player_violations") else pl.DataFrame()
         )
     return {"stats": stats, "flags": flags, "violations": violations}
 
 
-def shared_hands(db: str | Path, players: Sequence[str], limit: int = 5000) -> pl.DataFrame:
-    """Hands where at least two of ``players`` were seated, with each one's net result."""
-    ps = list(players)
+def shared_hands(db: str | Path, players: Sequence[str]) -> pl.DataFrame:
+    """Hands where at least two of ``players`` were seated: one row per such player and hand.
+
+    Why an IN list of literals: ``dash_seat`` is sorted by player, so DuckDB prunes every row
+    group whose player range misses them and reads a few thousand rows, not six million.
+    """
+    ps = sorted(set(players))
+    if len(ps) < 2:
+        return pl.DataFrame(schema=SHARED_SCHEMA)
+    marks = ", ".join("?" for _ in ps)
     with connect(db) as con:
-        return _frame(
+        out = _frame(
             con,
-            """
-            WITH together AS (
-                SELECT hand_id FROM seats WHERE list_contains(?, player)
-                GROUP BY hand_id HAVING count(DISTINCT player) >= 2 LIMIT ?),
-            put AS (SELECT hand_id, player, sum(contribution) AS put FROM actions
-                    WHERE hand_id IN (SELECT hand_id FROM together) GROUP BY ALL),
-            won AS (SELECT hand_id, player, sum(amount) AS won FROM awards
-                    WHERE hand_id IN (SELECT hand_id FROM together) GROUP BY ALL)
-            SELECT s.hand_id, h.table_name, h.started_at, s.player,
-                   CAST(coalesce(won.won, 0) - coalesce(put.put, 0) AS BIGINT) AS net
-            FROM seats s JOIN together USING (hand_id) JOIN hands h USING (hand_id)
-            LEFT JOIN put ON put.hand_id = s.hand_id AND put.player = s.player
-            LEFT JOIN won ON won.hand_id = s.hand_id AND won.player = s.player
-            ORDER BY h.started_at, s.hand_id, s.player
+            f"""
+            WITH mine AS (SELECT hand_id, table_name, started_at, player, net
+                          FROM {source(con, 'dash_seat')} WHERE player IN ({marks})),
+            together AS (SELECT hand_id FROM mine GROUP BY hand_id HAVING count(DISTINCT player) >= 2)
+            SELECT * FROM mine WHERE hand_id IN (SELECT hand_id FROM together)
+            ORDER BY started_at, hand_id, player
             """,
-            [ps, limit],
+            ps,
         )
+    return out if not out.is_empty() else pl.DataFrame(schema=SHARED_SCHEMA)
 
 
 def chip_flow(shared: pl.DataFrame, players: Sequence[str]) -> dict[tuple[str, str], int]:
@@ -261,31 +296,30 @@ def sessions(shared: pl.DataFrame, gap_minutes: int = 30) -> pl.DataFrame:
 
 
 def violations_summary(db: str | Path, by: str) -> pl.DataFrame:
-    """Violation counts grouped by rule, table or rulebook (house decisions counted apart)."""
-    col = {"rule": "v.rule_id", "table": "h.table_name", "rulebook": "v.rulebook"}[by]
+    """Finding counts by rule, table or rulebook: violations (errors, warnings) and house decisions apart."""
+    if by not in ("rule", "table", "rulebook"):
+        raise ValueError(f"cannot group violations by {by!r}")
     with connect(db) as con:
-        if not has_table(con, "violations"):
+        if not available(con, "dash_violations_by"):
             return pl.DataFrame()
         return _frame(
             con,
-            f"""
-            SELECT {col} AS {by}, count(*) FILTER (WHERE NOT coalesce(v.house_decision, false)) AS violations,
-                   count(*) FILTER (WHERE v.house_decision) AS house_decisions,
-                   count(*) FILTER (WHERE v.severity = 'high') AS high
-            FROM violations v LEFT JOIN hands h USING (hand_id)
-            GROUP BY 1 ORDER BY violations DESC, 1
-            """,
+            f"SELECT key AS {by}, violations, errors, warnings, house_decisions, hands"
+            f" FROM {source(con, 'dash_violations_by')} WHERE dim = ?"
+            " ORDER BY violations DESC, house_decisions DESC, key",
+            [by],
         )
 
 
 def violations_list(db: str | Path, rule_id: str | None = None, limit: int = 500) -> pl.DataFrame:
+    """Findings (of one rule, or all) with table, time and player, in rule/hand/action order."""
     with connect(db) as con:
-        if not has_table(con, "violations"):
+        if not available(con, "dash_violations"):
             return pl.DataFrame()
         return _frame(
             con,
-            "SELECT v.*, h.table_name FROM violations v LEFT JOIN hands h USING (hand_id) "
-            "WHERE ? IS NULL OR v.rule_id = ? ORDER BY v.hand_id, v.action_seq LIMIT ?",
+            f"SELECT * FROM {source(con, 'dash_violations')} WHERE ? IS NULL OR rule_id = ?"
+            " ORDER BY rule_id, hand_id, action_seq NULLS FIRST LIMIT ?",
             [rule_id, rule_id, limit],
         )
 

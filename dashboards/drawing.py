@@ -113,27 +113,28 @@ def _fmt(v: Any) -> str:
 
 def percentile_figure(metrics: list[dict[str, Any]]) -> Drawing:
     """One track per metric on a 0-100 percentile axis: where the case sits in the population."""
-    row_h, left, right = 34.0, 190.0, 470.0
-    d = Drawing("Observed vs population (percentile)", 520, 40 + row_h * max(1, len(metrics)))
-    d.shapes.append(Text(10, 16, "Observed behaviour vs population (percentile of the population)", 11))
+    row_h, left, right = 42.0, 10.0, 430.0
+    d = Drawing("Observed vs population (percentile)", 640, 40 + row_h * max(1, len(metrics)))
+    d.shapes.append(Text(10, 16, "Observed behaviour vs population (percentile among scored pairs)", 11))
     for i, m in enumerate(metrics):
-        y = 40 + i * row_h
-        d.shapes.append(Text(10, y + 4, str(m.get("name", "?"))[:32], 9))
-        d.shapes.append(Rect(left, y - 4, right - left, 8, "#eeeeee", "#bbbbbb"))
-        for q in (50.0, 95.0):
+        y = 44 + i * row_h
+        d.shapes.append(Text(left, y, str(m.get("label") or m.get("name", "?"))[:110], 9))
+        bar = y + 12
+        d.shapes.append(Rect(left, bar - 4, right - left, 8, "#eeeeee", "#bbbbbb"))
+        for q in (5.0, 50.0, 95.0):
             x = left + (right - left) * q / 100
-            d.shapes.append(Line(x, y - 8, x, y + 8, "#999999", 1))
-            d.shapes.append(Text(x, y - 10, f"p{int(q)}", 7, "middle", "#666666"))
+            d.shapes.append(Line(x, bar - 7, x, bar + 7, "#999999", 1))
+            d.shapes.append(Text(x, bar + 16, f"p{int(q)}", 7, "middle", "#666666"))
         pct = m.get("percentile")
         if isinstance(pct, int | float):
             x = left + (right - left) * max(0.0, min(100.0, float(pct))) / 100
             colour = PALETTE[1] if pct >= 95 or pct <= 5 else PALETTE[0]
-            d.shapes.append(Rect(left, y - 4, x - left, 8, colour))
-            d.shapes.append(Circle(x, y, 5, colour, "#000000"))
-            label = f"{_fmt(m.get('value', ''))} (p{_fmt(float(pct))})"
-            if "population_p50" in m:
-                label += f"  median {_fmt(m['population_p50'])}"
-            d.shapes.append(Text(left, y + 16, label, 8, "start", "#333333"))
+            d.shapes.append(Circle(x, bar, 5, colour, "#000000"))
+            label = f"value {_fmt(m.get('value', ''))} at p{_fmt(float(pct))}"
+            median = m.get("population_median", m.get("population_p50"))
+            if median is not None:
+                label += f"; population median {_fmt(median)}"
+            d.shapes.append(Text(right + 10, bar + 3, label, 8, "start", colour))
     return d
 
 

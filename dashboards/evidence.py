@@ -28,8 +28,9 @@ import polars as pl
 
 from dashboards import data
 from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_figure, to_svg
+from dashboards.observed import observed_facts, observed_metrics, split_citation
 from dashboards.pdf import PdfDocument
-from dashboards.replay import build_replay, money, replay_lines, steps_frame
+from dashboards.replay import HandReplay, money, replay_lines, steps_frame
 from dashboards.review_store import ReviewStore
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -129,6 +130,8 @@ class CaseEvidence:
     sessions: list[dict[str, Any]]
     decisions: list[dict[str, str]]
     audit: list[dict[str, str | None]]
+    facts: dict[str, Any] = field(default_factory=dict)
+    replays: dict[str, HandReplay] = field(default_factory=dict)
 
 
 def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvidence:
@@ -144,10 +147,19 @@ def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvid
     ]
     # state changes only: reads such as earlier exports must not change the next export's bytes
     audit = [e for e in (store.audit_log(case_id) if store else []) if e["action"] not in READ_EVENTS]
+    rows = data.hand_rows(db, evidence)
+    replays: dict[str, HandReplay] = {}
+    for hand_id in evidence:
+        try:
+            replays[hand_id] = data.replay(db, hand_id, rows)
+        except KeyError:
+            continue
     return CaseEvidence(
         flag=f,
-        metrics=data.observed_metrics(f.get("observed")),
-        rows=data.hand_rows(db, evidence),
+        metrics=observed_metrics(f.get("observed"), players),
+        facts=observed_facts(f.get("observed")),
+        replays=replays,
+        rows=rows,
         flow=data.chip_flow(shared, players),
         sessions=data.sessions(shared).to_dicts(),
         decisions=decisions,
@@ -190,14 +202,16 @@ def build_html(ev: CaseEvidence, svgs: dict[str, str], raw: dict[str, bytes]) ->
         f"<h2>Explanation</h2><p>{e(str(f.get('explanation') or ''))}</p>",
         f"<p><b>Benign explanation considered:</b> {e(str(f.get('benign_explanation') or ''))}</p>",
         f"<p><b>What would overturn it:</b> {e(str(f.get('overturn') or ''))}</p>",
-        "<h2>Statistics against the population</h2><table><tr><th>metric</th><th>value</th>"
-        "<th>population median</th><th>population p95</th><th>percentile</th></tr>",
+        "<h2>Statistics against the population</h2>",
+        "<p>" + "; ".join(f"{e(k)}: {e(_cell(v))}" for k, v in ev.facts.items()) + "</p>",
+        "<table><tr><th>metric</th><th>what it measures</th><th>value</th>"
+        "<th>population median</th><th>percentile</th></tr>",
     ]
     for m in ev.metrics:
         parts.append(
             "<tr>" + "".join(
                 f"<td>{e(_cell(m.get(k)))}</td>"
-                for k in ("name", "value", "population_p50", "population_p95", "percentile")
+                for k in ("name", "label", "value", "population_median", "percentile")
             ) + "</tr>"
         )
     parts.append("</table><h2>Figures</h2>")
@@ -206,11 +220,12 @@ def build_html(ev: CaseEvidence, svgs: dict[str, str], raw: dict[str, bytes]) ->
     parts.append("<h2>Evidence hands</h2>")
     for hand_id in f.get("evidence_hands") or []:
         parts.append(f"<h3>{e(hand_id)}</h3>")
-        try:
-            r = build_replay(ev.rows, hand_id)
-        except KeyError:
+        r = ev.replays.get(hand_id)
+        if r is None:
             parts.append("<p class='finding'>hand not in this snapshot</p>")
             continue
+        if r.rulebook:
+            parts.append(f"<p>Legal ranges and findings from the rule engine under {e(r.rulebook)}.</p>")
         for view in r.streets:
             parts.append(f"<h4>{e(view.name)} {e(' '.join(view.board))}</h4><table><tr>")
             sf = steps_frame(view, r.hand)
@@ -231,11 +246,14 @@ def build_html(ev: CaseEvidence, svgs: dict[str, str], raw: dict[str, bytes]) ->
         parts.append("<p>No rule findings on the evidence hands.</p>")
     else:
         parts.append("<table><tr><th>hand</th><th>action</th><th>rule</th><th>rulebook</th><th>severity</th>"
-                     "<th>house decision</th><th>expected</th><th>actual</th><th>message</th></tr>")
+                     "<th>house decision</th><th>expected</th><th>actual</th><th>finding</th>"
+                     "<th>rulebook passage</th></tr>")
         for v in viol.iter_rows(named=True):
+            text, seed, quote = split_citation(v.get("message"))
+            cite = f"<blockquote>«{e(quote)}»<br>— {e(str(seed))}</blockquote>" if quote else ""
             parts.append("<tr>" + "".join(f"<td>{e(_cell(v.get(k)))}</td>" for k in (
                 "hand_id", "action_seq", "rule_id", "rulebook", "severity", "house_decision", "expected",
-                "actual", "message")) + "</tr>")
+                "actual")) + f"<td>{e(text)}</td><td>{cite}</td></tr>")
         parts.append("</table>")
     parts.append("<h2>Decision log</h2>")
     if not ev.decisions:
@@ -267,20 +285,23 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Any]) -> bytes:
     doc.paragraph(f"Benign explanation considered: {f.get('benign_explanation') or ''}")
     doc.paragraph(f"What would overturn it: {f.get('overturn') or ''}")
     doc.heading("Statistics against the population")
+    if ev.facts:
+        doc.paragraph("; ".join(f"{k}: {_cell(v)}" for k, v in ev.facts.items()))
     for m in ev.metrics:
         doc.paragraph(
-            f"{m.get('name')}: {_cell(m.get('value'))} (percentile {_cell(m.get('percentile'))}; "
-            f"population median {_cell(m.get('population_p50'))}, p95 {_cell(m.get('population_p95'))})"
+            f"{m.get('label')} [{m.get('name')}]: {_cell(m.get('value'))} (percentile {_cell(m.get('percentile'))}; "
+            f"population median {_cell(m.get('population_median'))})"
         )
     doc.heading("Figures")
     for d in drawings:
         doc.figure(d)
     doc.heading("Evidence hands")
     for hand_id in f.get("evidence_hands") or []:
-        try:
-            doc.mono(replay_lines(build_replay(ev.rows, hand_id)))
-        except KeyError:
+        r = ev.replays.get(hand_id)
+        if r is None:
             doc.paragraph(f"{hand_id}: not in this snapshot")
+        else:
+            doc.mono(replay_lines(r))
     doc.heading("Rule findings")
     viol = ev.rows.get("violations")
     if viol is None or viol.is_empty():
@@ -288,10 +309,13 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Any]) -> bytes:
     else:
         for v in viol.iter_rows(named=True):
             kind = "house decision" if v.get("house_decision") else "violation"
+            text, seed, quote = split_citation(v.get("message"))
             doc.paragraph(
                 f"{v['hand_id']} action {v['action_seq']}: {v['rule_id']} ({v['rulebook']}, {v['severity']}, "
-                f"{kind}) expected {v.get('expected')}, actual {v.get('actual')}. {v.get('message')}"
+                f"{kind}) expected {v.get('expected')}, actual {v.get('actual')}. {text}"
             )
+            if quote:
+                doc.paragraph(f"Rulebook passage ({seed}): \u00ab{quote}\u00bb")
     doc.heading("Decision log")
     if not ev.decisions:
         doc.paragraph("No decision recorded.")

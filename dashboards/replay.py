@@ -1,9 +1,11 @@
 """Street-by-street replay of one hand for reviewers: cards, stacks, pot, to-call, legal range.
 
-Why here and not in rules/: the rule engine's ``rules.render_hand`` and its ``action_states``
-table are being written in parallel. This module computes the view from canonical rows itself
-(using the model's contribution convention) and prefers ``action_states`` values when the rule
-engine has written them, so switching over later changes nothing for the pages or the export.
+Why two sources: the rule engine's ``rules.view.render_hand`` is the authority on what each
+decision faced (position, to-call, legal raise range under the hand's rulebook) and on the
+findings at each action, so ``apply_rule_view`` overlays it whenever it can replay the hand. The
+walk over canonical rows below stays as the skeleton (posts, returns, boards, cards, awards,
+which the rule view does not carry) and as the fallback when the rule engine cannot replay a
+hand; it then prefers stored ``action_states`` and ``violations`` rows.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Step:
     min_raise_to: int | None
     max_raise_to: int | None
     findings: list[dict[str, Any]] = field(default_factory=list)
+    position: str | None = None
 
 
 @dataclass(slots=True)
@@ -53,6 +56,7 @@ class HandReplay:
     awards: list[dict[str, Any]]
     final_stacks: dict[str, int]
     findings_unplaced: list[dict[str, Any]]
+    rulebook: str | None = None  # set when the rule engine's view was applied
 
 
 def split_cards(cards: str | None) -> list[str]:
@@ -90,6 +94,8 @@ def build_replay(rows: dict[str, pl.DataFrame], hand_id: str) -> HandReplay:
     if not hands:
         raise KeyError(f"hand {hand_id} not in the warehouse snapshot")
     hand = hands[0]
+    rec = of("reconciliation")
+    hand["reconciliation_status"] = rec[0]["status"] if rec else None
     seats = sorted(of("seats"), key=lambda s: s["seat_no"])
     actions = sorted(of("actions"), key=lambda a: a["seq"])
     states = {s["seq"]: s for s in of("action_states")}
@@ -165,6 +171,30 @@ def build_replay(rows: dict[str, pl.DataFrame], hand_id: str) -> HandReplay:
     )
 
 
+def apply_rule_view(r: HandReplay, view: Any) -> HandReplay:
+    """Overlay a ``rules.view.ReplayView`` on ``r``: its states and findings replace ours per action."""
+    states = {av.state.seq: av for avs in view.streets.values() for av in avs}
+    placed: set[int] = set()
+    for street in r.streets:
+        for step in street.steps:
+            av = states.get(step.seq)
+            if av is None:
+                continue
+            s = av.state
+            placed.add(step.seq)
+            step.position, step.to_call, step.pot_before, step.stack_before = (
+                s.position, s.to_call, s.pot_before, s.stack_before)
+            step.min_raise_to, step.max_raise_to = (
+                (s.min_raise_to, s.max_raise_to) if s.min_raise_to is not None else (None, None))
+            step.findings = [{**f._asdict(), "rulebook": view.rulebook} for f in av.findings]
+    r.findings_unplaced = [{**f._asdict(), "rulebook": view.rulebook} for f in view.hand_findings] + [
+        {**f._asdict(), "rulebook": view.rulebook} for seq, av in states.items() if seq not in placed
+        for f in av.findings
+    ]
+    r.rulebook = view.rulebook
+    return r
+
+
 def step_label(step: Step, hand: dict[str, Any]) -> str:
     """'raise to $3.00', 'call $2.00', 'posts BB $1.00'... as a reviewer reads it."""
     k = step.kind
@@ -181,11 +211,17 @@ def step_label(step: Step, hand: dict[str, Any]) -> str:
     return k
 
 
+def finding_tag(f: dict[str, Any]) -> str:
+    """'RAISE.MIN (error)', or '... (house decision)' where the rulebook leaves it to the floor."""
+    return f"{f['rule_id']} ({'house decision' if f.get('house_decision') else f['severity']})"
+
+
 def steps_frame(view: StreetView, hand: dict[str, Any]) -> pl.DataFrame:
     """One street as a table for the page and the report (amounts rendered exactly)."""
     return pl.DataFrame(
         {
             "seq": [s.seq for s in view.steps],
+            "pos": [s.position or "" for s in view.steps],
             "player": [s.player for s in view.steps],
             "action": [step_label(s, hand) for s in view.steps],
             "stack before": [money(s.stack_before, hand) for s in view.steps],
@@ -197,10 +233,10 @@ def steps_frame(view: StreetView, hand: dict[str, Any]) -> pl.DataFrame:
                 else ""
                 for s in view.steps
             ],
-            "findings": ["; ".join(f"{f['rule_id']} ({f['severity']})" for f in s.findings) for s in view.steps],
+            "findings": ["; ".join(finding_tag(f) for f in s.findings) for s in view.steps],
         },
         schema={c: (pl.Int64 if c == "seq" else pl.String) for c in (
-            "seq", "player", "action", "stack before", "pot before", "to call", "legal raise-to", "findings")},
+            "seq", "pos", "player", "action", "stack before", "pot before", "to call", "legal raise-to", "findings")},
     )
 
 

@@ -14,6 +14,8 @@ import polars as pl
 import streamlit as st
 
 from dashboards import auth, data, settings
+from dashboards.observed import split_citation
+from dashboards.replay import HandReplay
 from dashboards.review_store import ReviewStore, User
 
 
@@ -82,6 +84,11 @@ def hand_rows(db: str, hand_ids: tuple[str, ...]) -> dict[str, pl.DataFrame]:
     return data.hand_rows(db, hand_ids)
 
 
+@st.cache_data(ttl=600, max_entries=256, show_spinner=False)
+def replay(db: str, hand_id: str) -> HandReplay:
+    return data.replay(db, hand_id)
+
+
 @st.cache_data(ttl=600, max_entries=128, show_spinner=False)
 def shared_hands(db: str, players: tuple[str, ...]) -> pl.DataFrame:
     return data.shared_hands(db, players)
@@ -114,3 +121,17 @@ def overview(db: str) -> dict[str, int]:
 
 def snapshot_caption(db: Path) -> None:
     st.caption(f"snapshot: {db.name}")
+
+
+def finding_box(f: dict[str, Any], where: str = "") -> None:
+    """One rule finding: what happened, expected vs actual, and the rulebook passage it rests on."""
+    text, seed, quote = split_citation(f.get("message"))
+    house = bool(f.get("house_decision"))
+    kind = "house decision (floor's discretion)" if house else f"violation, {f.get('severity')}"
+    body = (f"**{where}{f['rule_id']}** ({f.get('rulebook')}, {kind}): {text}  \n"
+            f"Expected {f.get('expected')}; actual {f.get('actual')}.")
+    if house and f.get("allowed_outcomes"):
+        body += f"  \nAllowed rulings: {str(f['allowed_outcomes']).replace('|', ', ')}."
+    (st.warning if house else st.error)(body)
+    if quote:
+        st.markdown(f"> «{quote}»  \n> — rulebook seed `{seed}`")

@@ -341,6 +341,9 @@ def _flags_summary(con: Any, work: Path) -> dict[str, Any]:
 
 
 def publish_snapshot(build: Path, serve_root: Path) -> Path:
+    from dashboards.precompute import refresh_summaries
+
+    refresh_summaries(build)  # the dashboard's dash_* tables, built once per night in the build file
     return publish(build, serve_root)
 
 

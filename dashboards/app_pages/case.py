@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboards import auth, data, evidence, ui
 from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_figure, to_svg
+from dashboards.observed import observed_facts, observed_metrics
 from dashboards.replay import money
 from dashboards.review_store import DECISIONS, PermissionDenied
 
@@ -34,35 +35,50 @@ c1.metric("Score", f"{f['score']:.2f}")
 c2.metric("Severity", str(f["severity"]))
 c3.metric("Family", str(f["family"]))
 c4.metric("Status", store.status(case_id))
-st.write("**Players:** " + ", ".join(players) + f"  ·  mode: {f['mode']}  ·  detector {f['detector_version']}")
+st.write("**Players:** " + ", ".join(players) + f"  ·  mode: {f['mode']}  ·  detector {f['detector_version']}"
+         + f"  ·  hands {f.get('first_hand_at')} → {f.get('last_hand_at')} UTC")
 st.subheader("Explanation")
 st.write(f.get("explanation") or "")
 st.write(f"**Benign explanation considered:** {f.get('benign_explanation') or ''}")
 st.write(f"**What would overturn it:** {f.get('overturn') or ''}")
 
-metrics = data.observed_metrics(f.get("observed"))
+metrics = observed_metrics(f.get("observed"), players)
+facts = observed_facts(f.get("observed"))
 st.subheader("Against the population")
+if facts:
+    st.write("  ·  ".join(f"**{k}:** {v}" for k, v in facts.items()))
 if metrics:
+    st.caption("Each bar: where this pair sits among all scored pairs (percentile); red beyond p5/p95.")
     st.image(to_svg(percentile_figure(metrics)))
-    st.dataframe(pl.DataFrame(metrics), hide_index=True)
+    with st.expander("Metric values"):
+        st.dataframe(pl.DataFrame(metrics).drop("name"), hide_index=True)
 else:
-    st.caption("The detector recorded no population metrics.")
+    st.caption("The detector recorded no population metrics for this flag.")
 
 st.subheader("Evidence hands (ranked)")
 ev = list(f.get("evidence_hands") or [])
 rows = ui.hand_rows(str(db), tuple(ev))
 hands = rows["hands"]
+viol = rows.get("violations")
 if not hands.is_empty():
+    n_find = (viol.group_by("hand_id").len().rename({"len": "findings"}) if viol is not None and not viol.is_empty()
+              else pl.DataFrame(schema={"hand_id": pl.String, "findings": pl.UInt32}))
     st.dataframe(
-        hands.select("hand_id", "table_name", "started_at", "variant", "betting", "n_players")
-        .with_columns(pl.col("hand_id").map_elements(ev.index, return_dtype=pl.Int64).alias("rank"))
-        .sort("rank"),
+        hands.select("hand_id", "table_name", "started_at", "n_players")
+        .with_columns(pl.col("hand_id").map_elements(lambda h: ev.index(h) + 1, return_dtype=pl.Int64).alias("rank"))
+        .join(n_find, on="hand_id", how="left").with_columns(pl.col("findings").fill_null(0))
+        .sort("rank").select("rank", "hand_id", "table_name", "started_at", "n_players", "findings"),
         hide_index=True,
     )
     pick = st.selectbox("Replay hand", ev, key="case_hand_pick")
     if st.button("Replay", key="replay_hand"):
         st.session_state["hand_id"] = pick
         st.switch_page("app_pages/hand.py")
+if viol is not None and not viol.is_empty():
+    st.subheader("Rule findings on the evidence hands")
+    for v in viol.iter_rows(named=True):
+        ui.finding_box(v, f"{v['hand_id']} #{v['action_seq']}: " if v.get("action_seq") is not None
+                       else f"{v['hand_id']}: ")
 
 shared = ui.shared_hands(str(db), tuple(players))
 ref = hands.row(0, named=True) if not hands.is_empty() else {"unit_scale": 1, "currency": ""}

@@ -1,11 +1,15 @@
-"""Hand replayer: street by street with cards, stacks, pot, to-call, legal range, rule findings."""
+"""Hand replayer: street by street with cards, stacks, pot, to-call, legal range, rule findings.
+
+The rule engine's replay (``rules.view.render_hand``) supplies positions, legal ranges and the
+findings at each action; the dashboard's own walk over the rows is the fallback (see replay.py).
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from dashboards import data, ui
-from dashboards.replay import build_replay, money, split_cards, steps_frame
+from dashboards.replay import money, split_cards, steps_frame
 
 ui.require("read")
 db = ui.snapshot()
@@ -17,9 +21,8 @@ if not hand_id:
     st.info("Enter a hand id (e.g. from a case's evidence hands).")
     st.stop()
 st.session_state["hand_id"] = hand_id
-rows = ui.hand_rows(str(db), (hand_id,))
 try:
-    r = build_replay(rows, hand_id)
+    r = ui.replay(str(db), hand_id)
 except KeyError:
     st.error(f"Hand {hand_id} is not in this snapshot.")
     near = data.hand_ids_like(db, hand_id[: max(1, len(hand_id) - 3)], 10)
@@ -30,6 +33,10 @@ h = r.hand
 st.write(
     f"**{h['hand_id']}** · {h['variant']} {h['betting']} · table {h['table_name']} · "
     f"blinds {money(h['sb'], h)}/{money(h['bb'], h)} · {h['started_at']} UTC · {h['hole_cards_mode']} mode"
+)
+st.caption(
+    f"legal ranges and findings from the rule engine under {r.rulebook}" if r.rulebook
+    else "the rule engine could not replay this hand: positions and ranges derived by the dashboard"
 )
 st.dataframe(
     [{"seat": s["seat_no"], "player": s["player"], "stack": money(s["stack"], h),
@@ -43,14 +50,12 @@ for view in r.streets:
     st.dataframe(steps_frame(view, h), hide_index=True)
     for step in view.steps:
         for finding in step.findings:
-            kind = "house decision" if finding.get("house_decision") else "violation"
-            st.error(
-                f"#{step.seq} {step.player}: {finding['rule_id']} ({finding['rulebook']}, {kind}) — "
-                f"{finding['message']} Expected {finding.get('expected')}, actual {finding.get('actual')}."
-            )
+            ui.finding_box(finding, f"#{step.seq} {step.player}: ")
 st.subheader("Result")
 for w in r.awards:
     st.write(f"{w['player']} collects {money(w['amount'], h)} (pot {w['pot_no']}, board {w['board_no']})")
-rec = rows.get("reconciliation")
-if rec is not None and not rec.is_empty():
-    st.caption(f"chip reconciliation: {rec['status'][0]}")
+for finding in r.findings_unplaced:
+    ui.finding_box(finding, "whole hand: ")
+rec = r.hand.get("reconciliation_status")
+if rec:
+    st.caption(f"chip reconciliation: {rec}")

@@ -26,7 +26,7 @@ for row in stats.iter_rows(named=True):
     c1, c2, c3 = st.columns(3)
     c1.metric(f"Hands ({row['currency']})", f"{row['hands']:,}")
     c2.metric("Net result", money(row["net"], ref))
-    c3.metric("Tables", len(row["tables"]))
+    c3.metric("Tables", f"{row['n_tables']:,}")
     st.caption(f"{row['first_hand']} → {row['last_hand']} UTC · tables: {', '.join(row['tables'])}")
 st.subheader("Flags involving this player")
 if s["flags"].is_empty():

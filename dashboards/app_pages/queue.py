@@ -20,12 +20,12 @@ if q.is_empty():
     st.stop()
 store = ui.store()
 statuses = store.statuses()
-q = q.with_columns(
-    pl.col("flag_id").map_elements(lambda c: statuses.get(c, ("open", None))[0], return_dtype=pl.String)
-    .alias("status"),
-    pl.col("flag_id").map_elements(lambda c: statuses.get(c, ("open", None))[1], return_dtype=pl.String)
-    .alias("assignee"),
+known = pl.DataFrame(
+    {"flag_id": list(statuses), "status": [v[0] for v in statuses.values()],
+     "assignee": [v[1] for v in statuses.values()]},
+    schema={"flag_id": pl.String, "status": pl.String, "assignee": pl.String},
 )
+q = q.join(known, on="flag_id", how="left", maintain_order="left").with_columns(pl.col("status").fill_null("open"))
 
 with st.expander("Filters", expanded=True):
     c1, c2, c3 = st.columns(3)

@@ -146,7 +146,7 @@ def test_hand_replayer_places_rule_finding_at_its_action(env: Path) -> None:
     assert [s.value for s in at.subheader][:2] == ["Preflop", "Flop As Ad 5h"]
     preflop = at.dataframe[1].value
     bob = preflop[preflop["seq"] == 2].iloc[0]
-    assert (bob["action"], bob["to call"], bob["findings"]) == ("raise to $1.50", "$1.00", "RAISE.MIN (high)")
+    assert (bob["action"], bob["to call"], bob["findings"]) == ("raise to $1.50", "$1.00", "RAISE.MIN (error)")
     assert any("RAISE.MIN" in e.value and "#2 bob" in e.value for e in at.error)
 
 

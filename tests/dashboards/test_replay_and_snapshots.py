@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 from dashboards import data
 from dashboards.replay import build_replay, money
 from dashboards.review_store import User
+from pipelines.steps import publish_snapshot as publish  # the pipeline step: summaries, then publish
 from tests.dashboards.warehouse_fixture import build_warehouse
-from warehouse.snapshot import publish
 
 APP = str(Path(__file__).resolve().parents[2] / "dashboards" / "app.py")
 
@@ -58,9 +58,9 @@ def test_dashboard_follows_a_new_snapshot_without_blocking_the_writer(
     con.execute("UPDATE flags SET score = 0.99 WHERE flag_id = 'F-sqz-004'")
     con.close()
     second = publish(build, root)
-    # and the published snapshot itself can be opened read-write-exclusive: no reader holds it
-    duckdb.connect(str(first)).close()
     at.run()
     assert not at.exception
     assert second.name in at.caption[0].value
     assert at.dataframe[0].value["flag_id"].iloc[0] == "F-sqz-004"
+    # once the session moved on, the old snapshot can be opened read-write-exclusive: no reader holds it
+    duckdb.connect(str(first)).close()

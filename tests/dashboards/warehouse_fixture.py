@@ -14,27 +14,18 @@ from pathlib import Path
 
 import duckdb
 
+from dashboards.precompute import build_summaries
 from pipelines.steps import RUN_REPORTS_DDL
+from rules.check import check_batches
+from rules.profiles import load_profile
+from rules.store import SCHEMA as RULES_SCHEMA
+from rules.store import load_hands, write_results
 from warehouse.db import schema_sql
 
-#: DDL for tables other engineers are building (schemas from the dashboard brief)
-EXTRA_DDL = """
-CREATE TABLE IF NOT EXISTS flags (
-    flag_id VARCHAR PRIMARY KEY, run_id VARCHAR, family VARCHAR, players VARCHAR[], score DOUBLE,
-    severity VARCHAR, mode VARCHAR, explanation VARCHAR, evidence_hands VARCHAR[], observed VARCHAR,
-    benign_explanation VARCHAR, overturn VARCHAR, detector_version VARCHAR, params VARCHAR,
-    created_at TIMESTAMP, first_hand_at TIMESTAMP, last_hand_at TIMESTAMP
-);
-CREATE TABLE IF NOT EXISTS violations (
-    hand_id VARCHAR, action_seq INTEGER, rule_id VARCHAR, rulebook VARCHAR, severity VARCHAR,
-    house_decision BOOLEAN, allowed_outcomes VARCHAR, expected VARCHAR, actual VARCHAR,
-    message VARCHAR, run_id VARCHAR
-);
-CREATE TABLE IF NOT EXISTS action_states (
-    hand_id VARCHAR, seq INTEGER, player VARCHAR, street VARCHAR, to_call BIGINT, pot_before BIGINT,
-    min_raise_to BIGINT, max_raise_to BIGINT, stack_before BIGINT
-);
-"""
+DETECTORS_SCHEMA = Path(__file__).resolve().parents[2] / "detectors" / "schema.sql"
+
+#: the real schemas of the detector and rule-checker outputs (kept as a name for the bench)
+EXTRA_DDL = (DETECTORS_SCHEMA.read_text(encoding="utf-8") + "\n" + RULES_SCHEMA.read_text(encoding="utf-8"))
 
 HAND_TEXTS = [
     """PokerStars Hand #1001:  Hold'em No Limit ($0.50/$1.00 USD) - 2026/11/28 20:00:00 ET
@@ -177,16 +168,14 @@ STARTED = {
 }
 
 
-def _observed(metrics: list[tuple[str, float, float, float, float]]) -> str:
-    """metrics as the detectors write them: value, population p50/p95 and the value's percentile."""
-    return json.dumps(
-        {
-            "metrics": [
-                {"name": n, "value": v, "population_p50": p50, "population_p95": p95, "percentile": pct}
-                for n, v, p50, p95, pct in metrics
-            ]
-        }
-    )
+def _observed(metrics: list[tuple[str, float, float, float]], pair_score: float, hands_together: int) -> str:
+    """``observed`` exactly as detectors/run.py writes it: metric -> value, population median, percentile."""
+    obs: dict[str, object] = {
+        n: {"value": v, "population_median": med, "percentile": pct} for n, v, med, pct in metrics
+    }
+    obs["pair_score"] = pair_score
+    obs["hands_together"] = hands_together
+    return json.dumps(obs, sort_keys=True)
 
 
 FLAGS = [
@@ -195,10 +184,10 @@ FLAGS = [
         "bob folds strong made hands to alice's river bets and alice wins 20.50 from bob in 2 hands.",
         ["pokerstars:1002", "pokerstars:1003"],
         _observed([
-            ("fold_to_river_bet_vs_partner", 1.0, 0.38, 0.71, 99.4),
-            ("net_transfer_bb_per_100", 683.0, 0.0, 95.0, 99.9),
-            ("fold_equity_given_up", 0.97, 0.12, 0.55, 99.7),
-        ]),
+            ("x_fold_ba", 10.35, 0.0, 100.0),
+            ("net_flow_cbb", -3950.0, 0.0, 0.29),
+            ("x_beaten_ba", 0.26, -0.006, 97.53),
+        ], 0.93, 3),
         "Bob may be a weak, risk-averse player who folds too often on scary boards.",
         "Bob folds strong hands equally often against players other than alice.",
         "chip_dumping-1.2.0", json.dumps({"min_hands": 2, "window_days": 30}),
@@ -207,7 +196,7 @@ FLAGS = [
         "F-ring-002", "run-2026-11-29", "collusion_ring", ["alice", "bob", "carol"], 0.71, "medium",
         "operator", "alice, bob and carol sit together far more often than chance and rarely raise each other.",
         ["pokerstars:1002", "pokerstars:1001"],
-        _observed([("co_play_ratio", 4.2, 1.0, 2.1, 98.1), ("raise_rate_vs_ring", 0.05, 0.22, 0.41, 3.0)]),
+json.dumps({"members": ["alice", "bob", "carol"], "weakest_pair_score": 0.71}),
         "Friends who like the same table and stakes.",
         "Comparable raise rates against ring members and outsiders.",
         "ring-0.4.1", json.dumps({"min_cooccurrence": 3}),
@@ -216,7 +205,7 @@ FLAGS = [
         "F-soft-003", "run-2026-11-28", "soft_play", ["carol", "dave"], 0.55, "medium", "operator",
         "dave checks back strong hands against carol.",
         ["pokerstars:1001"],
-        _observed([("check_back_strong_vs_partner", 0.8, 0.3, 0.6, 97.0)]),
+        _observed([("z_checkdown", 5.86, 0.0, 100.0), ("z_hu_post_aggr_ab", -2.95, 0.0, 0.08)], 0.55, 3),
         "Pot control on a dry board.", "Same line against other opponents.",
         "soft_play-0.9.0", json.dumps({}),
     ),
@@ -224,7 +213,7 @@ FLAGS = [
         "F-sqz-004", "run-2026-11-28", "squeeze", ["bob", "dave"], 0.21, "low", "player",
         "bob and dave raise in sequence around a caller.",
         ["pokerstars:1003"],
-        _observed([("squeeze_sequences", 1.0, 0.2, 0.9, 90.0)]),
+        _observed([("x_squeeze_ab", 1.0, 0.2, 90.0)], 0.21, 3),
         "Small sample.", "More hands.", "squeeze-0.2.0", json.dumps({}),
     ),
 ]
@@ -315,20 +304,16 @@ def build_warehouse(db_path: Path, data_dir: Path) -> Path:
                 " TIMESTAMP '2026-11-29 01:00:00', TIMESTAMP '2026-11-29 01:04:00')",
                 list(f),
             )
+        # violations and action_states from the real rule checker (hand 1003: bob raises to $1.50
+        # where the minimum raise-to is $2.00, BB $1 + a $1 raise: the test names it)
+        for batch in check_batches([list(load_hands(con))]):
+            write_results(con, batch, "run-2026-11-29")
+        # one house decision typed in the checker's shape, citing the CEP-2023 seed as the checker does
         con.execute(
-            "INSERT INTO violations VALUES ('pokerstars:1003', 2, 'RAISE.MIN', 'online-standard', 'high', false,"
-            " NULL, 'raise to >= $2.00', 'raise to $1.50',"
-            " 'Raise to $1.50 is below the minimum raise-to of $2.00 (BB $1 + last raise $1).', 'run-2026-11-29'),"
-            " ('pokerstars:1002', 3, 'UNDERCALL.FULL_CALL', 'CEP-2023', 'low', true, '[\"accept\", \"require full\"]',"
-            " 'call $3.00', 'call $3.00', 'Floor discretion example (house decision).', 'run-2026-11-29')"
-        )
-        # action_states for hand 1003, computed by hand from the text: blinds 50/100
-        con.execute(
-            "INSERT INTO action_states VALUES"
-            " ('pokerstars:1003', 2, 'bob', 'preflop', 100, 150, 200, 7950, 7950),"
-            " ('pokerstars:1003', 3, 'carol', 'preflop', 150, 300, 250, 9650, 9650),"
-            " ('pokerstars:1003', 4, 'dave', 'preflop', 100, 300, 250, 10250, 10200),"
-            " ('pokerstars:1003', 5, 'alice', 'preflop', 50, 300, 250, 12050, 11950)"
+            "INSERT INTO violations VALUES ('pokerstars:1002', 3, 'UNDERCALL.FULL_CALL', 'CEP-2023', 'info', true,"
+            " 'accept the call|require the full amount', 'call $3.00', 'call $3.00', ?, 'run-2026-11-29',"
+            " '2026.1', TIMESTAMP '2026-11-29 03:05:00')",
+            ["Floor discretion example (house decision)." + load_profile("CEP-2023").cite("UNDERCALL.FULL_CALL")],
         )
         checks = [
             {"name": "parse_rate", "passed": True, "severity": "error", "detail": "3/4 hands parsed (75.0%)"},
@@ -349,6 +334,7 @@ def build_warehouse(db_path: Path, data_dir: Path) -> Path:
                 [run_id, started, started, json.dumps([part]), hands, hands, quarantined, json.dumps(violations),
                  json.dumps({"new": 2, "updated": 0}), json.dumps(run_checks), json.dumps(report)],
             )
+        build_summaries(con)  # as the pipeline does right before publishing
     finally:
         con.close()
     return db_path
