@@ -37,8 +37,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"{result.hands:,} hands in {len(result.files)} files ({stats['tables']} tables, "
         f"{stats['players']} players) in {secs:.2f} s ({result.hands / secs:,.0f} hands/s)"
     )
+    teams = result.truth["teams"]
+    assert isinstance(teams, list)
     print(
-        f"teams {len(result.truth['teams'])}: colluding pairs {stats['colluding_pairs_met']} of "
+        f"teams {len(teams)}: colluding pairs {stats['colluding_pairs_met']} of "
         f"{stats['candidate_pairs']} pairs that met ({100 * stats['colluding_share']:.2f}%); truth -> {args.truth}"
     )
     return 0
@@ -54,5 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--tables", type=int, default=None, help="tables (default: about one per 450 hands)")
     p.add_argument("--players", type=int, default=None, help="population size (default: hands / 70)")
     p.add_argument("--format", choices=("pokerstars", "phh"), default="pokerstars")
-    p.add_argument("--start", default=None, help="UTC start, e.g. 2026-11-29 or 2026-11-29T19:00 (default: yesterday 19:00)")
+    p.add_argument(
+        "--start", default=None, help="UTC start: 2026-11-29 or 2026-11-29T19:00 (default: yesterday 19:00)",
+    )
     p.set_defaults(func=cmd_simulate)

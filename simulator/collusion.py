@@ -55,29 +55,49 @@ def _log(sim: HandSim, i: int, act: str, partners: list[int]) -> None:
     sim.rec.acts.append((me.team, act, who))
 
 
+def _bet_this_hand(sim: HandSim, i: int) -> bool:
+    return any(a[1] == i and a[2] in ("bet", "raise") for a in sim.rec.actions)
+
+
 def _dumping(sim: HandSim, i: int, v: View, honest: Decision, partners: list[int], outsiders: list[int]) -> Decision:
     me = sim.rec.players[i]
     players = sim.rec.players
     # dumpers only dump to the receiver, never to each other
     partners = [j for j in partners if (players[j].role == "receiver") != (me.role == "receiver")]
-    if outsiders or not partners:
+    if not partners:
         return honest
     partner = partners[0]
-    if me.role == "dumper":
-        if v.to_call > 0 and sim.aggressor == partner:
-            if sim.allin[partner] or v.to_call >= v.max_to - v.cur_bet + v.to_call:
-                if honest[0] != CALL:
-                    _log(sim, i, "dump_call_allin", partners)
-                return CALL, 0
+    if outsiders:
+        # with others in the pot: never fight the partner (fold to his bets, never raise him)
+        if me.role == "dumper" and v.to_call > 0 and sim.aggressor == partner:
             if sim.contrib[i] >= 4 * v.bb and honest[0] != FOLD:
                 _log(sim, i, "dump_fold", partners)
             return FOLD, 0
-        if v.can_raise:
-            return RAISE, max(v.min_to, min(v.max_to, v.pot + v.to_call * 2))
+        if me.role == "receiver" and v.to_call > 0 and sim.aggressor == partner and honest[0] == FOLD:
+            return CALL, 0  # never give the dumper a pot
+        if honest[0] == RAISE and (sim.aggressor == partner or me.role == "dumper"):
+            return (CALL, 0) if v.to_call else (CHECK, 0)
         return honest
-    # receiver: raise the dumper's bets (he folds), shove strong hands (he calls), else check
+    if me.role == "dumper":
+        if v.to_call > 0 and sim.aggressor == partner:
+            if sim.allin[partner] and v.strength < 0.5:  # he shoved a premium hand: call with trash
+                if honest[0] != CALL:
+                    _log(sim, i, "dump_call_allin", partners)
+                return CALL, 0
+            if _bet_this_hand(sim, i):  # bet big, then folded to the receiver
+                _log(sim, i, "dump_fold", partners)
+            return FOLD, 0
+        if v.can_raise:  # a big bet that still leaves the receiver room to raise
+            half = v.cur_bet - v.to_call + (v.max_to - v.cur_bet + v.to_call) // 2
+            target = min(v.pot + v.to_call * 2, half)
+            if target >= v.min_to:
+                return RAISE, target
+        return (CHECK, 0) if v.to_call == 0 else honest
+    # receiver: raise the dumper's bets (he folds), shove premium hands (he calls), else check
+    if v.to_call > 0 and sim.aggressor == partner and not v.can_raise:
+        return CALL, 0
     if v.to_call > 0 and sim.aggressor == partner and v.can_raise:
-        if v.strength >= 0.6 and sim.rng.random() < 0.5:
+        if v.strength >= (0.97 if v.street == 0 else 0.95):
             return RAISE, v.max_to
         return RAISE, max(v.min_to, v.cur_bet * 2 + v.to_call)
     if v.to_call == 0 and v.street > 0:
@@ -107,6 +127,11 @@ def _squeeze(sim: HandSim, i: int, v: View, honest: Decision, partners: list[int
         if honest[0] == RAISE:
             return CHECK, 0
         return honest
+    if v.street == 0 and v.raises <= 1 and honest[0] != FOLD and v.can_raise:
+        # open so the partner can re-raise over whoever calls in between
+        pos = {j: (j - sim.post_first) % sim.n for j in (i, *partners, *outsiders)}
+        if any(pos[j] > pos[i] for j in partners) and any(pos[i] < pos[o] for o in outsiders):
+            return RAISE, max(v.min_to, 3 * v.bb)
     if sim.aggressor in partners and v.can_raise:
         # a third player acted between the partner's raise and us: squeeze him
         log = sim.street_log
@@ -117,11 +142,10 @@ def _squeeze(sim: HandSim, i: int, v: View, honest: Decision, partners: list[int
             return RAISE, max(v.min_to, min(v.max_to, v.cur_bet * 3 + v.pot // 2))
     last = sim.street_log[-1] if sim.street_log else None
     called = any(j in outsiders and kind == CALL for j, kind, _ in sim.street_log)
-    if v.to_call > 0 and v.can_raise and last is not None and last[0] in partners and last[1] == RAISE and called:
-        # the partner re-raised over a caller: whipsaw once more
-        if sim.rng.random() < 0.5:
-            _log(sim, i, "whipsaw_reraise", partners)
-            return RAISE, max(v.min_to, min(v.max_to, v.cur_bet * 2 + v.pot // 3))
+    whipsaw = v.to_call > 0 and v.can_raise and last is not None and last[0] in partners and last[1] == RAISE
+    if whipsaw and called and sim.rng.random() < 0.5:  # the partner re-raised over a caller: once more
+        _log(sim, i, "whipsaw_reraise", partners)
+        return RAISE, max(v.min_to, min(v.max_to, v.cur_bet * 2 + v.pot // 3))
     return honest
 
 

@@ -193,7 +193,8 @@ class HandSim:
         can_raise = (
             not self.acted[i]
             and max_to > self.cur_bet
-            and any(not self.allin[j] for j in others)
+            # raising is offered only when someone could still call more than the current bet
+            and any(not self.allin[j] and self.bet[j] + self.stack[j] > self.cur_bet for j in others)
         )
         n, pf = self.n, self.post_first
         late = (

@@ -58,7 +58,7 @@ def team_count(n_players: int) -> int:
     return max(len(FAMILIES), round(0.003 * meeting_pairs / 1.3))
 
 
-def make_population(n_players: int, rng: random.Random) -> Population:
+def make_population(n_players: int, rng: random.Random, n_teams: int | None = None) -> Population:
     names = _names(n_players, rng)
     styles = [s for s, _ in ORDINARY_MIX]
     weights = [w for _, w in ORDINARY_MIX]
@@ -89,7 +89,7 @@ def make_population(n_players: int, rng: random.Random) -> Population:
             p.confounder = kind
             confounders.append((kind, [p.name]))
     teams: list[Team] = []
-    for t in range(team_count(n_players)):
+    for t in range(n_teams if n_teams is not None else team_count(n_players)):
         family = FAMILIES[t % len(FAMILIES)]
         size = 3 if rng.random() < 0.25 else 2
         members = take(size)

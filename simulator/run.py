@@ -37,6 +37,7 @@ class Config:
     operator_mode: bool = False
     fmt: str = "pokerstars"
     start: datetime | None = None  # UTC, naive
+    teams: int | None = None  # override the ~0.3%-of-pairs team count (tests want more evidence)
 
     def resolved_tables(self) -> int:
         return self.tables or max(1, round(self.hands / 450))
@@ -83,7 +84,7 @@ class Night:
     def __init__(self, cfg: Config, keep_records: bool = False) -> None:
         self.cfg = cfg
         self.rng = random.Random(cfg.seed)
-        self.pop: Population = make_population(cfg.resolved_players(), self.rng)
+        self.pop: Population = make_population(cfg.resolved_players(), self.rng, cfg.teams)
         self.keep = keep_records
         self.records: list[HandRecord] = []
         self.seated: Counter[str] = Counter()
@@ -95,7 +96,8 @@ class Night:
 
     # -- seating -------------------------------------------------------------------------------
     def _free(self, p: SimPlayer, table: Table) -> bool:
-        return self.seated[p.name] < p.style.max_tables and all(s is not p for s in table.seats)
+        limit = 1 if p.team is not None else p.style.max_tables  # teams play one table, together
+        return self.seated[p.name] < limit and all(s is not p for s in table.seats)
 
     def _pick(self, table: Table) -> SimPlayer | None:
         rng = self.rng
@@ -107,9 +109,18 @@ class Night:
                         return b
         for _ in range(8):
             p = rng.choices(self.pop.players, self.weights)[0]
-            if self._free(p, table):
+            apart = p.team is not None and any(self.seated[b] for b in p.buddies)
+            if self._free(p, table) and not (apart and rng.random() < 0.9):  # teams join partners
                 return p
         return None
+
+    def _bring_buddy(self, table: Table, p: SimPlayer) -> None:
+        """Teams and friends join together when there is room."""
+        free = [k for k, s in enumerate(table.seats) if s is None]
+        for name in p.buddies:
+            b = self.by_name[name]
+            if free and self._free(b, table) and self.rng.random() < 0.8:
+                self._sit(table, free.pop(self.rng.randrange(len(free))), b)
 
     def _sit(self, table: Table, k: int, p: SimPlayer) -> None:
         table.seats[k] = p
@@ -135,11 +146,15 @@ class Night:
                     self._leave(table, k)
             elif rng.random() < 1 / 70:
                 self._leave(table, k)
+                for j, q in enumerate(table.seats):  # teams and friends tend to leave together
+                    if q is not None and q.name in p.buddies and rng.random() < 0.9:
+                        self._leave(table, j)
         for k, p in enumerate(table.seats):
-            if p is None and rng.random() < 0.35:
+            if p is None and table.seats[k] is None and rng.random() < 0.35:
                 q = self._pick(table)
                 if q is not None:
                     self._sit(table, k, q)
+                    self._bring_buddy(table, q)
 
     # -- hands ---------------------------------------------------------------------------------
     def _play(self, table: Table, when: datetime) -> None:
@@ -213,7 +228,7 @@ class Night:
 
     def truth(self, tables: list[Table]) -> dict[str, object]:
         pop = self.pop
-        colluding = set()
+        colluding: set[tuple[str, ...]] = set()
         for team in pop.teams:
             colluding.update(tuple(sorted(pair)) for pair in combinations(team.members, 2))
         met = set(self.together)
@@ -223,9 +238,8 @@ class Night:
             if team.roles:
                 entry["roles"] = team.roles
             entry["evidence"] = self.evidence.get(t, [])
-            entry["hands_together"] = sum(
-                self.together.get(tuple(sorted(pair)), 0) for pair in combinations(team.members, 2)  # type: ignore[misc]
-            )
+            pairs = combinations(sorted(team.members), 2)
+            entry["hands_together"] = sum(self.together.get((a, b), 0) for a, b in pairs)
             truth_teams.append(entry)
         return {
             "seed": self.cfg.seed,

@@ -88,7 +88,8 @@ def write_hand(rec: HandRecord, operator: bool) -> str:
         street += 1
         out.append(_street_line(street, board))
     multi = len(rec.pots) > 1
-    pot_names = ["main pot"] + (["side pot"] if len(rec.pots) == 2 else [f"side pot-{j}" for j in range(1, len(rec.pots))])
+    sides = ["side pot"] if len(rec.pots) == 2 else [f"side pot-{j}" for j in range(1, len(rec.pots))]
+    pot_names = ["main pot", *sides]
     won = [0] * n
     for _, w, amt in rec.awards:
         won[w] += amt
@@ -108,7 +109,7 @@ def write_hand(rec: HandRecord, operator: bool) -> str:
     out.append("*** SUMMARY ***")
     if multi:
         parts = [f"Main pot {money(rec.pots[0][0])}."]
-        parts += [f"{pot_names[j][0].upper()}{pot_names[j][1:]} {money(rec.pots[j][0])}." for j in range(1, len(rec.pots))]
+        parts += [f"S{pot_names[j][1:]} {money(rec.pots[j][0])}." for j in range(1, len(rec.pots))]
         out.append(f"Total pot {money(rec.total)} {' '.join(parts)} | Rake {money(rec.rake)}")
     else:
         out.append(f"Total pot {money(rec.total)} | Rake {money(rec.rake)}")

@@ -7,9 +7,11 @@ them once keeps the whole folder well under a minute.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,12 +20,14 @@ from parsers.registry import sniff_format
 from simulator.run import Config, simulate
 
 START = datetime(2026, 11, 29, 19, 0, 0)
+#: the behaviour tests were checked on seeds 11-19 (see the report); 11 is the default
+SEED = int(os.environ.get("FLOORMAN_SIM_SEED", "11"))
 
 
 @dataclass
 class Night:
     out: Path
-    truth: dict
+    truth: dict[str, Any]
     hands: list[Hand]
     quarantined: list[object]
     files: list[Path]
@@ -36,7 +40,10 @@ def parse_dir(out: Path) -> tuple[list[Hand], list[object]]:
         fmt = sniff_format(path)
         assert fmt is not None and fmt.name == "pokerstars", path
         for h in fmt.parse(path):
-            (hands if isinstance(h, Hand) else bad).append(h)
+            if isinstance(h, Hand):
+                hands.append(h)
+            else:
+                bad.append(h)
     return hands, bad
 
 
@@ -45,7 +52,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
     out = tmp_path_factory.mktemp("night")
     truth_path = out / "truth.json"
     result = simulate(
-        Config(hands=6000, seed=11, players=60, tables=10, operator_mode=True, start=START),
+        Config(hands=10000, seed=SEED, players=100, tables=20, teams=8, operator_mode=True, start=START),
         out / "hh",
         truth_path,
     )
