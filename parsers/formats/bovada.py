@@ -40,6 +40,8 @@ _VERB_MAP = {
     "Hand Result": "Hand result",
 }
 _PLAYER_ID = re.compile(r"Seat(\d+): (\S+?)(?:,|$)")
+#: "Dealer : Set dealer/Bring in spot [3]" or "Set dealer [5]": the button's seat number
+_SET_DEALER = re.compile(r"Set dealer(?:/Bring in spot)? \[(\d+)\]")
 
 _GAMES = {"HOLDEM": "holdem", "OMAHA": "omaha"}
 _BETTING = {"No Limit": "NL", "Pot Limit": "PL", "Fixed Limit": "FL"}
@@ -153,6 +155,9 @@ def _parse(block: Block, source_file: str) -> Hand:
                         continue  # table notices without a player
                     raise ParseError(f"unrecognised line {line!r}")
                 pos = a["pos"].strip()
+                if (d := _SET_DEALER.match(a["rest"].strip())) is not None:
+                    hand.button_seat = int(d[1])  # written even when the button seat is empty
+                    continue
                 if pos not in positions:
                     if a["rest"].strip().startswith(_NO_CHIPS):
                         continue  # e.g. "Dealer : Set dealer [5]" when the button seat is empty
@@ -173,6 +178,7 @@ def _parse(block: Block, source_file: str) -> Hand:
         b.board(1, board)
     if not hand.bb:
         _blinds_from_posts(hand)
+    _check_button(hand, positions)
     for who, card_text in dealt.items():
         b.hole(who, card_text, Provenance.DEALT if who == hand.hero else Provenance.OPERATOR)
     return b.finish()
@@ -236,6 +242,20 @@ def _player_ids(lines: list[str]) -> dict[str, str]:
         if line.startswith("Player Info: "):
             return dict(_PLAYER_ID.findall(line))
     return {}
+
+
+def _check_button(hand: Hand, positions: dict[str, str]) -> None:
+    """Keep "Set dealer [N]" only when it agrees with the seat labelled "Dealer".
+
+    Some re-exported fixtures renumber the seats so that the written button seat belongs to
+    another position; a button the file contradicts is left unknown rather than guessed.
+    """
+    dealer = positions.get("Dealer")
+    if hand.button_seat is None or dealer is None:
+        return
+    seat = next((s.seat_no for s in hand.seats if s.player == dealer), None)
+    if seat != hand.button_seat:
+        hand.button_seat = None
 
 
 def _blinds_from_posts(hand: Hand) -> None:

@@ -6,6 +6,7 @@ lines) and hand arithmetic on the written actions.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -117,3 +118,31 @@ def test_truncated_hand_is_quarantined_rest_loads(tmp_path: Path) -> None:
     hands, quarantined = parse_all(FORMAT, [dst])
     assert len(hands) == total - 1
     assert len(quarantined) == 1 and quarantined[0].raw_text.startswith("Bovada Hand #")
+
+
+def test_button_seat_from_set_dealer_line() -> None:
+    hands = parse_one(FORMAT, bov("LHE-USD-8-16-201204.old.format.txt"))
+    # "Seat 3: Dealer [ME] ($204 in chips)" ... "Dealer [ME] : Set dealer/Bring in spot [3]"
+    assert by_id(hands, "bovada:2596779300").button_seat == 3
+    hands, _ = parse_all(FORMAT, _files())
+    with_button = 0
+    for h in hands:
+        with open(h.source_file, "rb") as f:
+            f.seek(h.byte_offset)
+            text = f.read(h.byte_length).decode("utf-8", "replace")
+        written = re.search(r"Set dealer(?:/Bring in spot)? \[(\d+)\]", text)
+        dealer = re.search(r"^Seat (\d+): Dealer\b", text, re.MULTILINE)
+        if written is None:
+            assert h.button_seat is None, h.hand_id
+        elif dealer is not None and dealer[1] != written[1]:
+            assert h.button_seat is None, h.hand_id  # the file contradicts itself: left unknown
+        else:
+            assert h.button_seat == int(written[1]), h.hand_id
+            with_button += 1
+    assert with_button >= 700
+
+
+def test_button_left_unknown_when_the_seat_numbers_contradict_it() -> None:
+    # hhp's renumbered fixture: "Seat 6: Dealer" but "Dealer : Set dealer [5]"
+    (hand,) = parse_one(FORMAT, real_data(*IGNITION, "sng-split-pot.txt"))
+    assert hand.button_seat is None
