@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo
 
 from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._ledger import Ledger
+from parsers.formats._stakes import fixed_limit_blinds
 from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
 from parsers.money import to_units
 from parsers.reading import Block, iter_blocks, iter_lines
@@ -190,6 +191,8 @@ class FullTiltFormat(TextHandFormat):
         if stakes["ante"]:
             hand.ante = _amount(stakes["ante"], scale)
         _read_body(hand, lines, scale)
+        if betting == "FL":  # the header's "$2.50/$5" are the bet sizes, not the blinds
+            fixed_limit_blinds(hand, hand.sb)
         return hand
 
 

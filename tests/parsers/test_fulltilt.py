@@ -117,3 +117,18 @@ def test_sniffing_is_tight():
     assert sniff_format(_ft("NLHE-6max-USD-0.01-0.02-201305.new.gameline.format.txt")) is FORMAT
     stars = real_data(*FPDB, "Stars", "Flop", "NLHE-6max-play-5-10-201605.FullTilt.txt")
     assert not FORMAT.sniff(stars.read_text(encoding="utf-8-sig", errors="replace")[:8192])
+
+
+def test_fixed_limit_stores_the_posted_blinds_not_the_bet_sizes(corpus):
+    # "$2.50/$5 - Limit Omaha H/L": bet sizes; "posts the small blind of $1.25", "the big blind
+    # of $2.50": the model keeps the blinds (bb = the small bet)
+    mix = real_data(*FPDB, "FTP", "Mix", "10Game-6max-USD-2.50-5.201104.Sample.txt")
+    h = hand_from(FORMAT, mix, "29704107511")
+    assert (h.betting, h.sb, h.bb) == ("FL", 125, 250)
+    hands, _ = corpus
+    limit = [h for h in hands if h.betting == "FL"]
+    assert len(limit) >= 10
+    for h in limit:
+        sbs = [a.amount for a in h.actions if a.kind is Kind.POST_SB and not a.all_in]
+        bbs = [a.amount for a in h.actions if a.kind is Kind.POST_BB and not a.all_in]
+        assert (h.sb, h.bb) == (sbs[0] if sbs else h.sb, bbs[0] if bbs else h.bb), h.hand_id
