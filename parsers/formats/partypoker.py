@@ -29,6 +29,7 @@ from zoneinfo import ZoneInfo
 
 from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._ledger import Ledger
+from parsers.formats._stakes import fixed_limit_blinds
 from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
 from parsers.money import to_units
 from parsers.reading import Block, iter_blocks, iter_lines
@@ -182,7 +183,11 @@ class PartyPokerFormat(TextHandFormat):
         blinds = _BLINDS.match(game_line) if not tournament else None
         if blinds is not None and "/" in game_line.split("-")[0]:
             hand.sb, hand.bb = to_units(blinds.group(1), scale), to_units(blinds.group(2), scale)
+            if betting == "FL":  # "$15/$30" are the bet sizes: the big blind is the small bet
+                hand.bb = hand.sb
         _read_body(hand, lines, 3, scale)
+        if betting == "FL" and hand.bb:
+            fixed_limit_blinds(hand, hand.bb)
         return hand
 
 

@@ -127,3 +127,17 @@ def test_sniffing_is_tight():
     assert sniff_format(_pp("NLHE-USD-0.01-0.02-201008.Sample.txt")) is FORMAT
     pacific = real_data(*FPDB, "PacificPoker", "Flop", "888-NLH-USD-0.01-0.02.txt")
     assert not FORMAT.sniff(pacific.read_text()[:8192])
+
+
+def test_fixed_limit_stores_the_posted_blinds_not_the_bet_sizes(corpus):
+    # "$15/$30 USD Texas Hold'em" is a limit header (bet sizes); the hand posts "small blind
+    # [$10 USD]" and "big blind [$15 USD]": the model keeps the blinds (bb = the small bet)
+    h = hand_from(FORMAT, _pp("LHE-6max-USD-15-30-201104.live.second.sb.txt"), "10398176832")
+    assert (h.betting, h.sb, h.bb) == ("FL", 1000, 1500)
+    hands, _ = corpus
+    limit = [h for h in hands if h.betting == "FL"]
+    assert len(limit) >= 5
+    for h in limit:
+        sbs = [a.amount for a in h.actions if a.kind is Kind.POST_SB and not a.all_in]
+        bbs = [a.amount for a in h.actions if a.kind is Kind.POST_BB and not a.all_in]
+        assert (h.sb, h.bb) == (sbs[0] if sbs else h.sb, bbs[0] if bbs else h.bb), h.hand_id
