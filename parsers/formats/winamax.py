@@ -12,6 +12,7 @@ import re
 from typing import ClassVar
 
 from parsers.base import TextHandFormat
+from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import PARIS, UTC, HandBuilder, Money, cards, new_hand, to_utc
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
@@ -111,6 +112,8 @@ def _parse(block: Block, source_file: str) -> Hand:
         hand.ante, hand.sb, hand.bb = stakes
     elif len(stakes) == 2:
         hand.sb, hand.bb = stakes
+    if hand.betting == "FL":  # "(0.05€/0.10€)" are the bet sizes: the big blind is the small bet
+        hand.bb = hand.sb
 
     b = HandBuilder(hand)
     i = 2
@@ -143,6 +146,8 @@ def _parse(block: Block, source_file: str) -> Hand:
             raise ParseError(exc.reason, n + 1) from None
     if not in_summary:
         raise ParseError("truncated hand: no *** SUMMARY *** section")
+    if hand.betting == "FL":
+        fixed_limit_blinds(hand, hand.bb)
     return b.finish()
 
 

@@ -102,3 +102,10 @@ def test_truncated_hand_is_quarantined_rest_loads(tmp_path: Path) -> None:
     hands, quarantined = parse_all(FORMAT, [dst])
     assert len(hands) == total - 1
     assert len(quarantined) == 1 and quarantined[0].raw_text.startswith("Winamax Poker - ")
+
+
+def test_fixed_limit_stores_the_posted_blinds_not_the_bet_sizes() -> None:
+    # "Holdem fixed limit (0.05€/0.10€)" writes the bet sizes; the hand posts 0.02€ and 0.05€.
+    # With bb = 0.05 the small blind's "calls 0.03€" completes the bet and the big blind may check.
+    (hand,) = parse_one(FORMAT, wmx("LHE-2max-EUR-0.05-0.10-201204.txt"))
+    assert (hand.betting, hand.sb, hand.bb) == ("FL", 2, 5)
