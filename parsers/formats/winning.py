@@ -13,6 +13,7 @@ import re
 from typing import ClassVar
 
 from parsers.base import TextHandFormat
+from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import UTC, HandBuilder, Money, cards, new_hand, to_utc
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
@@ -149,8 +150,7 @@ def _fixed_limit_from_blinds(hand: Hand) -> None:
     posted = [a.amount for a in hand.actions if a.kind is Kind.POST_BB and a.amount]
     if posted and hand.bb == 2 * max(posted) and hand.sb == max(posted):
         hand.betting = "FL"
-        hand.bb = max(posted)
-        hand.sb = hand.bb // 2
+        fixed_limit_blinds(hand, max(posted))
 
 
 def _old_street(line: str, b: HandBuilder) -> None:
@@ -273,6 +273,8 @@ def _parse_new(lines: list[str], block: Block, source_file: str) -> Hand:
     money = Money(100)
     sb, _, bb = stakes.partition("/")
     hand.sb, hand.bb = money(sb), money(bb)
+    if hand.betting == "FL":  # "$20.00/$40.00" are the bet sizes: the big blind is the small bet
+        hand.bb = hand.sb
     if m["zone"] == "UTC":
         hand.started_at = to_utc(m["when"], "%Y/%m/%d %H:%M:%S", UTC)
     t = _NEW_TABLE.match(lines[1]) if len(lines) > 1 else None
@@ -331,6 +333,8 @@ def _parse_new(lines: list[str], block: Block, source_file: str) -> Hand:
             w = _SUMMARY_WON.match(line)
             if w is not None:
                 b.award(w["name"], money(w["amt"]))
+    if hand.betting == "FL":
+        fixed_limit_blinds(hand, hand.bb)
     return b.finish()
 
 

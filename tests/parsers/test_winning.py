@@ -126,3 +126,10 @@ def test_truncated_hand_is_quarantined_rest_loads(tmp_path: Path) -> None:
     hands, quarantined = parse_all(FORMAT, [dst])
     assert len(hands) == total - 1
     assert len(quarantined) == 1 and quarantined[0].raw_text.startswith("Game started at: ")
+
+
+def test_new_dialect_fixed_limit_stores_the_posted_blinds() -> None:
+    # "Omaha H/L(Fixed Limit) - $20.00/$40.00" writes the bet sizes; the hand posts $10 and $20
+    path = real_data(*FPDB, "Flop", "LO8-6max-USD-20-40-201907.CASHID-TN-St{FULLSTOP} Lucie GAMETYPE.txt")
+    (hand,) = parse_one(FORMAT, path)
+    assert (hand.betting, hand.sb, hand.bb) == ("FL", 1000, 2000)
