@@ -13,7 +13,8 @@ Why these choices:
   every call that is not all-in matches the bet faced and nobody exceeds their stack. The spec
   reading is tried first, the street-total reading second; if neither fits, the spec reading is
   kept and the reconciliation reports the difference.
-* Results: pots, rake (``site_rake``), jackpot (``site_fees``) and ``player_wins`` as written. No
+* Results: pots, rake (``site_rake``), jackpot (``site_fees``), "Add to Pot" (``site_added``: money
+  the site or host puts in, from no player's stack) and ``player_wins`` as written. No
   uncalled return is derived: OHH pots include any unmatched bet (the sample's pot 150 holds the
   river shove nobody called), so the written awards already contain it.
 * Players are keyed by name (the display name the site wrote; "name#id" if two share one). Cards
@@ -164,12 +165,12 @@ def parse_object(doc: dict[str, Any], text: str, source_file: str, offset: int, 
     bet = None
     for mode in ("added", "to"):
         try:
-            bet, board, dealt, shown = _replay(ohh, by_id, stacks, scale, mode)
+            bet, board, dealt, shown, site_added = _replay(ohh, by_id, stacks, scale, mode)
             break
         except _Dialect:
             continue
     if bet is None:
-        bet, board, dealt, shown = _replay(ohh, by_id, stacks, scale, "added", strict=False)
+        bet, board, dealt, shown, site_added = _replay(ohh, by_id, stacks, scale, "added", strict=False)
 
     pots: list[Pot] = []
     awards: list[Award] = []
@@ -228,6 +229,7 @@ def parse_object(doc: dict[str, Any], text: str, source_file: str, offset: int, 
         hero=hero,
         site_rake=rake,
         site_fees=fees or None,
+        site_added=sum(site_added) if site_added else None,
         seats=[Seat(seat_of[n], n, stacks[n], sitting_out=bool(p.get("is_sitting_out")))
                for p, n in zip(players, names, strict=True)],
         actions=bet.actions,
@@ -239,12 +241,16 @@ def parse_object(doc: dict[str, Any], text: str, source_file: str, offset: int, 
 
 
 def _replay(ohh: dict[str, Any], by_id: dict[Any, str], stacks: dict[str, int], scale: int, mode: str,
-            *, strict: bool = True) -> tuple[Betting, list[str], dict[str, str], dict[str, str]]:
-    """Actions under one amount reading; raises _Dialect when ``strict`` and they do not fit."""
+            *, strict: bool = True) -> tuple[Betting, list[str], dict[str, str], dict[str, str], list[int]]:
+    """Actions under one amount reading; raises _Dialect when ``strict`` and they do not fit.
+
+    Also returns the "Add to Pot" amounts: money the site or host puts into the pot.
+    """
     bet = Betting(dict(stacks))
     board: list[str] = []
     dealt: dict[str, str] = {}
     shown: dict[str, str] = {}
+    added: list[int] = []
     for rnd in ohh["rounds"]:
         street = STREETS.get(str(rnd.get("street", "")).lower())
         if street is None:
@@ -255,20 +261,27 @@ def _replay(ohh: dict[str, Any], by_id: dict[Any, str], stacks: dict[str, int], 
         board += [cards] if isinstance(cards, str) and cards else list(cards) if isinstance(cards, list) else []
         for act in rnd.get("actions", []):
             try:
-                _action(bet, act, by_id, scale, mode=mode, strict=strict, dealt=dealt, shown=shown)
+                _action(bet, act, by_id, scale, mode=mode, strict=strict, dealt=dealt, shown=shown, added=added)
             except ParseError:
                 if strict:
                     raise _Dialect from None
                 raise
     if strict and any(bet.total[p] > bet.stacks[p] for p in bet.stacks):
         raise _Dialect
-    return bet, board, dealt, shown
+    return bet, board, dealt, shown, added
 
 
 def _action(bet: Betting, act: dict[str, Any], by_id: dict[Any, str], scale: int, *, mode: str, strict: bool,
-            dealt: dict[str, str], shown: dict[str, str]) -> None:
+            dealt: dict[str, str], shown: dict[str, str], added: list[int]) -> None:
     verb = str(act.get("action", "")).lower()
     if verb in IGNORED:
+        return
+    if verb == "add to pot":
+        # the spec's "Add to Pot": money put in by the site or host (a promotion, a bad-beat
+        # top-up), not from any player's stack, so it is ``site_added`` and no player's action
+        if act.get("amount") is None:
+            raise ParseError("'Add to Pot' without an amount")
+        added.append(_amount(act["amount"], scale))
         return
     if act.get("player_id") not in by_id:
         raise ParseError(f"action {verb!r} by unknown player id {act.get('player_id')!r}")

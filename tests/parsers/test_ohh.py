@@ -93,3 +93,23 @@ def test_sniffing_is_by_content():
     assert not _sniffs(csv_log)
     assert FORMAT.sniff('{"ohh": {"spec_version": "1.4.6"') is True
     assert FORMAT.sniff('{"hands": []}') is False
+
+
+def test_add_to_pot_is_money_the_site_added(tmp_path):
+    """The spec's "Add to Pot" (no real export holds one): the sample with 20 added by the host
+    before the flop, so its pot is 150 + 20 = 170 and the winner collects 146 + 20 = 166."""
+    path = real_data(*SAMPLE)
+    doc = json.loads(path.read_text(), parse_float=Decimal)
+    flop = next(r for r in doc["ohh"]["rounds"] if r["street"] == "Flop")
+    flop["actions"].insert(0, {"action_number": 99, "action": "Add to Pot", "amount": 20})
+    pot = doc["ohh"]["pots"][0]
+    pot["amount"] += 20
+    pot["player_wins"][0]["win_amount"] += 20
+    added_path = tmp_path / "added.json"
+    added_path.write_text(json.dumps(doc, default=float))
+    original, added = _only_hand(path), _only_hand(added_path)
+    assert added.site_added == 2000 and original.site_added is None
+    assert [(a.player, a.kind, a.contribution) for a in added.actions] == \
+        [(a.player, a.kind, a.contribution) for a in original.actions]
+    rec = reconcile_hands([added]).row(0, named=True)
+    assert rec["status"] == "ok", rec
