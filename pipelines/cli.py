@@ -27,7 +27,10 @@ def _print_ingest_summary(summary: IngestSummary) -> None:
         f"hands: {summary.hands} parsed, {summary.new_hands} new, {summary.duplicate_hands} duplicates, "
         f"{summary.unreconciled} unreconciled"
     )
-    print(f"quarantined: {summary.quarantined}")
+    print(
+        f"quarantined: {summary.quarantined} ({summary.quarantined_unsupported} unsupported games/layouts); "
+        f"parse rate of supported hands {summary.parse_rate:.2%}"
+    )
     for reason, count in sorted(summary.quarantined_by_reason.items(), key=lambda kv: -kv[1]):
         print(f"  {count:6d}  {reason}")
     if summary.formats:

@@ -83,16 +83,18 @@ def build_partition_hands(files: Sequence[Path], part: Path) -> IngestSummary:
 
 def ingest_checks(summary: IngestSummary) -> list[CheckOutcome]:
     """Parse rate and reconciliation checks for one partition's ingest."""
-    seen = summary.hands + summary.quarantined
-    rate = summary.hands / seen if seen else 1.0
+    rate = summary.parse_rate
+    readable = summary.hands + summary.quarantined - summary.quarantined_unsupported
     return [
         CheckOutcome(
             "parse_rate",
             rate >= MIN_PARSE_RATE,
             "warn",
-            f"{summary.hands} of {seen} hands parsed ({rate:.2%}); quarantined by reason: "
+            f"{summary.hands} of {readable} hands of supported formats parsed ({rate:.2%}); "
+            f"{summary.quarantined_unsupported} more are unsupported games or layouts; quarantined by reason: "
             f"{json.dumps(summary.quarantined_by_reason, sort_keys=True)}",
-            {"parse_rate": rate, "quarantined": summary.quarantined},
+            {"parse_rate": rate, "quarantined": summary.quarantined,
+             "quarantined_unsupported": summary.quarantined_unsupported},
         ),
         CheckOutcome(
             "unreconciled_hands",

@@ -30,18 +30,23 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from parsers.formats.pokerstars import PokerStarsFormat, StarsChunk
 from parsers.model import Hand, Quarantined
 from parsers.reading import detect_encoding
 from parsers.registry import sniff_format
 
 from .db import connect
-from .frames import TABLE_SCHEMAS, hands_to_frames
+from .frames import TABLE_SCHEMAS, HandFrames, hands_to_frames
 from .reconcile import reconcile_frames
 
 #: hands buffered before a flush to DuckDB (bounds memory, amortises insert overhead)
 DEFAULT_BATCH_HANDS = 20_000
 #: files that are never hand histories (licences, docs, fpdb's expected outputs)
 IGNORED_SUFFIXES = frozenset({".md", ".rst", ".py", ".pyc", ".hp", ".hands", ".gt", ".json_expected"})
+_QUARANTINE_SCHEMA = {
+    "file_sha256": pl.String, "source_file": pl.String, "byte_offset": pl.Int64, "format": pl.String,
+    "reason": pl.String, "category": pl.String, "raw_text": pl.String, "quarantined_at": pl.Datetime("us"),
+}  # fmt: skip
 IGNORED_NAMES = frozenset({"LICENSE", "LICENSE.TXT", "LICENSE.txt", "README", "PROVENANCE.txt"})
 
 
@@ -57,6 +62,7 @@ class IngestSummary:
     new_hands: int = 0  # hands stored for the first time
     duplicate_hands: int = 0
     quarantined: int = 0
+    quarantined_unsupported: int = 0  # games or converter outputs we deliberately do not read
     quarantined_by_reason: dict[str, int] = field(default_factory=dict)
     unreconciled: int = 0
     formats: dict[str, int] = field(default_factory=dict)
@@ -65,12 +71,19 @@ class IngestSummary:
     seconds: float = 0.0
 
     @property
+    def parse_rate(self) -> float:
+        """Parsed share of the hands of supported formats and variants (issue 2: ≥ 99.5%)."""
+        readable = self.hands + self.quarantined - self.quarantined_unsupported
+        return self.hands / readable if readable else 1.0
+
+    @property
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["hands_per_second"] = round(self.hands_per_second, 1)
+        out["parse_rate"] = round(self.parse_rate, 5)
         out["seconds"] = round(self.seconds, 3)
         return out
 
@@ -106,6 +119,14 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _NUMBER = re.compile(r"\d[\d.,]*")
 
 
+#: reasons that mean "a game or a file layout Floorman deliberately does not read", not damage
+UNSUPPORTED_MARKERS = ("unsupported variant", "not PokerStars output", "is not PokerStars layout")
+
+
+def quarantine_category(reason: str) -> str:
+    return "unsupported" if any(m in reason for m in UNSUPPORTED_MARKERS) else "unreadable"
+
+
 def _reason_key(reason: str) -> str:
     """Group quarantine reasons for the summary: drop line numbers, quoted text and numbers."""
     text = reason.split(": ", 1)[1] if reason.startswith("line ") else reason
@@ -127,48 +148,107 @@ class _PendingFile:
 
 
 class _Loader:
-    """Buffers parsed hands and quarantine records and flushes them in bulk."""
+    """Buffers parsed hands (columnar chunks from the PokerStars fast path, or Hand objects) and
+    quarantine records, and flushes them in bulk. Every buffered hand has a batch-unique key
+    (``_hx``) so a duplicate can be dropped from all its tables at once."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, summary: IngestSummary, batch_hands: int) -> None:
         self.con = con
         self.summary = summary
         self.batch_hands = batch_hands
+        self.parts: list[dict[str, pl.DataFrame]] = []
         self.hands: list[Hand] = []
+        self.hand_keys: list[int] = []
         self.hand_files: list[str] = []
+        self.buffered = 0
+        self.next_key = 0
         self.quarantine: list[tuple[object, ...]] = []
         self.seen_in_batch: set[str] = set()
         self.pending: dict[str, _PendingFile] = {}
 
-    def add_hand(self, hand: Hand, pending: _PendingFile) -> None:
+    def _admit(self, hand_id: str, started_at: datetime | None, pending: _PendingFile) -> bool:
+        """Count a parsed hand; False when it repeats a hand already buffered in this batch."""
         self.summary.hands += 1
         pending.hands += 1
-        if pending.first_hand_at is None and hand.started_at is not None:
-            pending.first_hand_at = hand.started_at
-        if hand.hand_id in self.seen_in_batch:
+        if pending.first_hand_at is None and started_at is not None:
+            pending.first_hand_at = started_at
+        if hand_id in self.seen_in_batch:
             self.summary.duplicate_hands += 1
-            return
-        self.seen_in_batch.add(hand.hand_id)
-        self.hands.append(hand)
-        self.hand_files.append(pending.sha256)
-        if len(self.hands) >= self.batch_hands:
+            return False
+        self.seen_in_batch.add(hand_id)
+        self.buffered += 1
+        return True
+
+    def add_hand(self, hand: Hand, pending: _PendingFile) -> None:
+        if self._admit(hand.hand_id, hand.started_at, pending):
+            self.hands.append(hand)
+            self.hand_keys.append(self.next_key)
+            self.hand_files.append(pending.sha256)
+        self.next_key += 1
+        if self.buffered >= self.batch_hands:
+            self.flush()
+
+    def add_chunk(self, chunk: StarsChunk, pending: _PendingFile) -> None:
+        """A columnar chunk: its fast-path frames and its parser-read hands, in file order."""
+        base = self.next_key
+        self.next_key += chunk.n_hands
+        fast = chunk.tables["hands"]
+        order: list[tuple[int, str, datetime | None, Hand | None]] = [
+            (k, hid, at, None) for k, hid, at in fast.select("_hx", "hand_id", "started_at").iter_rows()
+        ]
+        for k, item in chunk.items:
+            if isinstance(item, Hand):
+                order.append((k, item.hand_id, item.started_at, item))
+            else:
+                self.add_quarantine(item, pending)
+        order.sort(key=lambda row: row[0])
+        dropped: list[int] = []
+        for k, hand_id, started_at, hand in order:
+            if not self._admit(hand_id, started_at, pending):
+                if hand is None:
+                    dropped.append(k)
+            elif hand is not None:
+                self.hands.append(hand)
+                self.hand_keys.append(base + k)
+                self.hand_files.append(pending.sha256)
+        tables = chunk.tables
+        if dropped:
+            keep = ~pl.col("_hx").is_in(pl.Series(dropped, dtype=pl.Int64).implode())
+            tables = {name: frame.filter(keep) for name, frame in tables.items()}
+        shifted = {name: frame.with_columns(pl.col("_hx") + base) for name, frame in tables.items()}
+        shifted["hands"] = shifted["hands"].with_columns(pl.lit(pending.sha256).alias("file_sha256"))
+        self.parts.append(shifted)
+        if self.buffered >= self.batch_hands:
             self.flush()
 
     def add_quarantine(self, q: Quarantined, pending: _PendingFile) -> None:
         pending.quarantined += 1
         self.summary.quarantined += 1
+        category = quarantine_category(q.reason)
+        if category == "unsupported":
+            self.summary.quarantined_unsupported += 1
         key = _reason_key(q.reason)
         self.summary.quarantined_by_reason[key] = self.summary.quarantined_by_reason.get(key, 0) + 1
         now = datetime.now(UTC).replace(tzinfo=None)
-        self.quarantine.append((pending.sha256, q.source_file, q.byte_offset, q.format, q.reason, q.raw_text, now))
+        self.quarantine.append(
+            (pending.sha256, q.source_file, q.byte_offset, q.format, q.reason, category, q.raw_text, now)
+        )
+
+    def _batch_frames(self) -> HandFrames:
+        parts = list(self.parts)
+        if self.hands:
+            frames = hands_to_frames(self.hands, index=self.hand_keys)
+            frames.tables["hands"] = frames["hands"].with_columns(
+                pl.Series("file_sha256", self.hand_files, dtype=pl.String)
+            )
+            parts.append(frames.tables)
+        return HandFrames({name: pl.concat([p[name] for p in parts]).drop("_hx") for name in TABLE_SCHEMAS})
 
     def flush(self) -> None:
         """Insert the buffered rows (inside the caller's open transaction)."""
         con = self.con
-        if self.hands:
-            frames = hands_to_frames(self.hands)
-            frames.tables["hands"] = frames["hands"].with_columns(
-                pl.Series("file_sha256", self.hand_files, dtype=pl.String)
-            )
+        if self.parts or self.hands:
+            frames = self._batch_frames()
             batch_ids = frames["hands"].select("hand_id")
             con.register("batch_ids", batch_ids.to_arrow())
             new_ids = con.execute(
@@ -176,13 +256,15 @@ class _Loader:
             ).pl()
             con.unregister("batch_ids")
             new_set = new_ids["hand_id"]
-            self.summary.duplicate_hands += len(self.hands) - len(new_set)
+            n_batch = frames["hands"].height
+            self.summary.duplicate_hands += n_batch - len(new_set)
             self.summary.new_hands += len(new_set)
             recon = reconcile_frames(frames)
             tables = {name: frames[name] for name in TABLE_SCHEMAS}
             tables["reconciliation"] = recon
+            all_new = len(new_set) == n_batch
             for name, frame in tables.items():
-                subset = frame.filter(pl.col("hand_id").is_in(new_set.implode()))
+                subset = frame if all_new else frame.filter(pl.col("hand_id").is_in(new_set.implode()))
                 if subset.height == 0:
                     continue
                 con.register("batch_rows", subset.to_arrow())
@@ -193,22 +275,24 @@ class _Loader:
                 else:
                     con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM batch_rows")
                 con.unregister("batch_rows")
-            unreconciled = recon.filter(
-                pl.col("hand_id").is_in(new_set.implode()) & (pl.col("status") == "mismatch")
-            ).height
-            self.summary.unreconciled += unreconciled
-            per_file = (
-                frames["hands"].filter(pl.col("hand_id").is_in(new_set.implode()))
-                .group_by("file_sha256").len()
-            )
-            for sha, count in per_file.iter_rows():
+            stored = recon if all_new else recon.filter(pl.col("hand_id").is_in(new_set.implode()))
+            self.summary.unreconciled += stored.filter(pl.col("status") == "mismatch").height
+            stored_hands = frames["hands"] if all_new else frames["hands"].filter(pl.col("hand_id").is_in(new_set.implode()))
+            for sha, count in stored_hands.group_by("file_sha256").len().iter_rows():
                 self.pending[sha].new_hands += count
         if self.quarantine:
-            con.executemany("INSERT INTO quarantine VALUES (?, ?, ?, ?, ?, ?, ?)", self.quarantine)
+            rows = pl.DataFrame(self.quarantine, schema=_QUARANTINE_SCHEMA, orient="row")
+            con.register("batch_rows", rows.to_arrow())
+            con.execute("INSERT INTO quarantine BY NAME SELECT * FROM batch_rows")
+            con.unregister("batch_rows")
+        self.parts.clear()
         self.hands.clear()
+        self.hand_keys.clear()
         self.hand_files.clear()
         self.quarantine.clear()
         self.seen_in_batch.clear()
+        self.buffered = 0
+        self.next_key = 0
 
     def commit_files(self) -> None:
         """Flush, record the pending files in raw_files and commit them all at once."""
@@ -298,8 +382,11 @@ def _ingest_one(path: Path, known: set[str], loader: _Loader, summary: IngestSum
     summary.files += 1
     summary.formats[fmt.name] = summary.formats.get(fmt.name, 0) + 1
     try:
-        for item in fmt.parse(path):
-            if isinstance(item, Hand):
+        items = fmt.iter_chunks(path) if isinstance(fmt, PokerStarsFormat) else fmt.parse(path)
+        for item in items:
+            if isinstance(item, StarsChunk):
+                loader.add_chunk(item, pending)
+            elif isinstance(item, Hand):
                 loader.add_hand(item, pending)
             else:
                 loader.add_quarantine(item, pending)

@@ -122,6 +122,7 @@ CREATE TABLE IF NOT EXISTS quarantine (
     byte_offset BIGINT NOT NULL,
     format      VARCHAR,
     reason      VARCHAR NOT NULL,
+    category    VARCHAR NOT NULL,        -- unsupported (a game/format we do not read) or unreadable
     raw_text    VARCHAR NOT NULL,
     quarantined_at TIMESTAMP NOT NULL
 );
