@@ -294,7 +294,8 @@ def build_warehouse(db_path: Path, data_dir: Path) -> Path:
         )
         con.execute(
             "INSERT INTO quarantine (file_sha256, source_file, byte_offset, format, reason, category, raw_text,"
-            " quarantined_at) VALUES (?, ?, 9999, 'pokerstars', 'truncated hand', 'unreadable', 'PokerStars Hand #1004: ...',"
+            " quarantined_at) VALUES (?, ?, 9999, 'pokerstars', 'truncated hand', 'unreadable',"
+            " 'PokerStars Hand #1004: ...',"
             " TIMESTAMP '2026-11-29 03:00:00')",
             [sha, str(src)],
         )
