@@ -5,7 +5,11 @@ from it), an "is all-In [x]" line that does not say whether it calls, bets or ra
 game line names the table cap ("$50 USD NL Texas Hold'em") rather than the blinds on most
 tables. Decisions:
 
-* Blinds come from the game line when it writes them ("$0.01/$0.02"), else from the posts.
+* Blinds come from the game line when it writes them ("$0.01/$0.02"), else from the posts. A
+  limit game line ("$15/$30 USD Texas Hold'em") writes the bet sizes: bb is the small bet and sb
+  the posted small blind (the model's convention).
+* "X Forward Folds" is a fold chosen before the turn came; when the site writes "X folds" again in
+  turn, only that one is the decision.
 * "is all-In [x]" adds x: a call when it does not exceed the street's top bet, a bet when nobody
   has bet, otherwise a raise; all-in is also derived when a player's chips reach their stack.
 * "posts big blind + dead [x]": live big blind plus dead small blind (x − bb), two rows.
@@ -238,7 +242,14 @@ def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
             hand.hero = dealt.group(1)
             hand.hole_cards.append(HoleCards(dealt.group(1), _cards(dealt.group(2)), Provenance.DEALT))
             continue
-        bare = line.rstrip(".").rstrip().replace(" Forward Folds", " folds")
+        bare = line.rstrip(".").rstrip()
+        if bare.endswith(" Forward Folds"):
+            # a fold pre-selected out of turn: the site writes the fold again when the turn comes
+            # ("Hero Forward Folds" ... "Hero folds"), so only an unrepeated one is the decision
+            player = bare[: -len(" Forward Folds")]
+            if any(ln.strip().rstrip(".").rstrip() == f"{player} folds" for ln in lines[no:]):
+                continue
+            bare = f"{player} folds"
         if bare.endswith((" folds", " checks")):
             player, _, verb = bare.rpartition(" ")
             if player in stacks:

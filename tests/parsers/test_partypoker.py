@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from parsers.formats.partypoker import FORMAT
-from parsers.model import Hand, Kind, Quarantined
+from parsers.model import Hand, Kind, Quarantined, Street
 from parsers.registry import sniff_format
 from tests.conftest import real_data
 from tests.parsers._balance import balance
@@ -141,3 +141,12 @@ def test_fixed_limit_stores_the_posted_blinds_not_the_bet_sizes(corpus):
         sbs = [a.amount for a in h.actions if a.kind is Kind.POST_SB and not a.all_in]
         bbs = [a.amount for a in h.actions if a.kind is Kind.POST_BB and not a.all_in]
         assert (h.sb, h.bb) == (sbs[0] if sbs else h.sb, bbs[0] if bbs else h.bb), h.hand_id
+
+
+def test_forward_fold_notice_is_not_a_second_decision():
+    # "Hero Forward Folds" is written before Player4 acts; "Hero folds" again when his turn comes
+    h = hand_from(FORMAT, _pp("NLHE-6max-USD-0.02-0.04-201303.extra.spaces.txt"), "12827330772")
+    hero = [(a.street, a.kind) for a in h.actions if a.player == "Hero"]
+    assert hero == [(Street.PREFLOP, Kind.POST_SB), (Street.PREFLOP, Kind.FOLD)]
+    order = [a.player for a in h.actions if a.kind in (Kind.FOLD, Kind.RAISE, Kind.CALL)][:6]
+    assert order == ["Player3", "Player4", "Player5", "Player0", "Hero", "Player2"]
