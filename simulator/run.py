@@ -275,6 +275,8 @@ def file_name(table: Table) -> str:
 
 def simulate(cfg: Config, out: Path, truth_path: Path, keep_records: bool = False) -> Result:
     """Play ``cfg.hands`` hands, write one file per table into ``out`` and the truth JSON."""
+    if cfg.fmt != "pokerstars":
+        raise NotImplementedError(f"output format {cfg.fmt!r} is not written yet (only 'pokerstars')")
     night = Night(cfg, keep_records)
     tables = night.run()
     out.mkdir(parents=True, exist_ok=True)
