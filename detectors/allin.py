@@ -3,13 +3,14 @@
 Why: bb/100 over a few thousand hands is dominated by all-in luck; crediting each player their
 equity share of the pot (known cards, heads-up showdowns after an all-in before the river)
 removes most of that variance (the DIVAT/AIVAT idea, simplified). Equity is exact when at most
-``MAX_RUNOUTS`` run-outs remain (turn all-ins), otherwise a seeded sample of that many run-outs.
+``MAX_RUNOUTS`` run-outs remain (turn all-ins, 44 cards), otherwise a seeded sample of that many
+run-outs: unbiased, with a standard error of about 8% of the pot per hand, which averages out
+over a player's all-ins (the point is to remove the ±50% of the actual run-out).
 """
 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import random
 
 import duckdb
@@ -17,33 +18,33 @@ import polars as pl
 
 from detectors.cards import RANKS
 
-MAX_RUNOUTS = 100
-_DECK = [r + s for r in RANKS for s in "cdhs"]
+MAX_RUNOUTS = 44
+_CID = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate("cdhs")}
 
 
 def _equity(c1: str, c2: str, board: str, rng: random.Random) -> float:
     """Player 1's share (ties split) over run-outs of the missing board cards."""
-    from phevaluator import evaluate_cards
+    from phevaluator import _pheval
 
-    known = {c1[i : i + 2] for i in (0, 2)} | {c2[i : i + 2] for i in (0, 2)}
-    b = [board[i : i + 2] for i in range(0, len(board), 2)]
-    known |= set(b)
-    rest = [c for c in _DECK if c not in known]
+    ev7 = _pheval.evaluate_7cards
+    h1 = [_CID[c1[0:2]], _CID[c1[2:4]]]
+    h2 = [_CID[c2[0:2]], _CID[c2[2:4]]]
+    b = [_CID[board[i : i + 2]] for i in range(0, len(board), 2)]
+    known = set(h1) | set(h2) | set(b)
+    rest = [c for c in range(52) if c not in known]
     k = 5 - len(b)
-    combos: list[tuple[str, ...]]
+    combos: list[tuple[int, ...]]
     if k == 0:
         combos = [()]
+    elif k == 1:
+        combos = [(c,) for c in rest]
     else:
-        combos = list(itertools.combinations(rest, k)) if k == 1 else [
-            tuple(rng.sample(rest, k)) for _ in range(MAX_RUNOUTS)
-        ]
-    h1 = [c1[0:2], c1[2:4]]
-    h2 = [c2[0:2], c2[2:4]]
+        combos = [tuple(rng.sample(rest, k)) for _ in range(MAX_RUNOUTS)]
     share = 0.0
     for extra in combos:
-        full = b + list(extra)
-        r1 = evaluate_cards(*h1, *full)
-        r2 = evaluate_cards(*h2, *full)
+        full = (*b, *extra)
+        r1 = ev7(*h1, *full)
+        r2 = ev7(*h2, *full)
         share += 1.0 if r1 < r2 else 0.5 if r1 == r2 else 0.0
     return share / len(combos)
 

@@ -110,7 +110,7 @@ EVIDENCE_SQL: dict[str, str] = {
         ) GROUP BY ALL""",
     # folds while the other (live) held the stronger hand, strongest folded hands first
     "card_sharing": """
-        SELECT f.flag_key, c.hand_id, max(1 + c.bucket) AS s
+        SELECT f.flag_key, c.hand_id, max(1 - c.p_fold) AS s
         FROM _fp f JOIN pcs c ON (c.a = f.a AND c.b = f.b) OR (c.a = f.b AND c.b = f.a)
         WHERE c.fold AND c.b_stronger GROUP BY ALL""",
 }

@@ -15,7 +15,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from detectors.cards import evaluate_many, post_bucket, preflop_table
+from detectors.cards import POST_BUCKETS, evaluate_many, preflop_table
 
 MODES = ("operator", "player")
 STREETS = ("preflop", "flop", "turn", "river")
@@ -141,13 +141,13 @@ def _strength(con: duckdb.DuckDBPyConnection) -> None:
         WHERE hp.cards IS NOT NULL AND length(hh.board) >= 6 AND (hp.vpip OR hp.saw_flop)"""
     ).pl()
     ranks = evaluate_many(zip(need["cards"].to_list(), need["board"].to_list(), strict=True))
-    need = need.with_columns(pl.Series("rank", ranks, dtype=pl.Int32)).with_columns(
-        pl.col("rank").map_elements(post_bucket, return_dtype=pl.Int32).alias("bucket")
-    )
+    need = need.with_columns(pl.Series("rank", ranks, dtype=pl.Int32))
+    bucket = "CASE " + " ".join(f"WHEN e.rank <= {b} THEN {k}" for b, k in POST_BUCKETS) + " ELSE 0 END"
+    need = need.filter(pl.col("rank").is_not_null())
     con.register("_post", need.to_arrow())
     con.execute(
-        """INSERT INTO strength
-        SELECT hp.hand_id, hp.player, s.street, e.bucket, e.rank, NULL
+        f"""INSERT INTO strength
+        SELECT hp.hand_id, hp.player, s.street, {bucket} AS bucket, e.rank, NULL
         FROM hp JOIN hh USING (hand_id)
         CROSS JOIN (VALUES ('flop', 3), ('turn', 4), ('river', 5)) s(street, n)
         JOIN _post e ON e.cards = hp.cards AND e.board = substr(hh.board, 1, s.n * 2)
@@ -156,8 +156,8 @@ def _strength(con: duckdb.DuckDBPyConnection) -> None:
     # 'final': rank on the whole board dealt, also for players who folded earlier (what the
     # cards say about who was ahead, for equity-adjusted transfers and card sharing)
     con.execute(
-        """INSERT INTO strength
-        SELECT hp.hand_id, hp.player, 'final', e.bucket, e.rank, NULL
+        f"""INSERT INTO strength
+        SELECT hp.hand_id, hp.player, 'final', {bucket} AS bucket, e.rank, NULL
         FROM hp JOIN hh USING (hand_id) JOIN _post e ON e.cards = hp.cards AND e.board = hh.board
         WHERE e.rank IS NOT NULL AND (hp.vpip OR hp.saw_flop)"""
     )

@@ -33,6 +33,20 @@ def _z(obs: pl.Expr, exp: pl.Expr, var: pl.Expr) -> pl.Expr:
     return (obs - exp) / (var + 1.0).sqrt()
 
 
+def _hidden_card_z(frame: pl.DataFrame, prefix: str, act: str, sign: float) -> pl.Series:
+    """z of A's excess (over A's own rate in the spot) when B holds the stronger hand, minus A's
+    usual excess when someone else holds the stronger hand; an honest player cannot see B's cards."""
+    n1, k1 = frame[f"{prefix}_b_stronger_n"], frame[f"{prefix}_b_stronger_{act}"]
+    e1, v1 = frame[f"{prefix}_b_stronger_exp"], frame[f"{prefix}_b_stronger_var"]
+    res = k1 - e1
+    tot = frame.select("player_a", n=n1, r=res).group_by("player_a").agg(
+        pl.col("n").sum().alias("t_n"), pl.col("r").sum().alias("t_r")
+    )
+    t = frame.select("player_a").join(tot, on="player_a", how="left", maintain_order="left")
+    usual = (t["t_r"] - res) / (t["t_n"] - n1 + 10.0)
+    return sign * (res - n1 * usual) / (v1 + 1.0).sqrt()
+
+
 def directional(ordered: pl.DataFrame) -> pl.DataFrame:
     """Per ordered pair: z-scores and rates describing how A acts against B."""
     exprs: list[pl.Expr] = []
@@ -40,27 +54,13 @@ def directional(ordered: pl.DataFrame) -> pl.DataFrame:
         for m in ("aggr", "fold"):
             exprs.append(_z(pl.col(f"{g}_{m}_obs"), pl.col(f"{g}_{m}_exp"), pl.col(f"{g}_{m}_var"))
                          .alias(f"z_{g}_{m}"))
-    # card sharing: A's fold rate with a strong hand when B (live, not the bettor) holds better,
-    # minus when B holds worse, against the same difference for A with everyone else
+    # card sharing: A's fold rate facing a bet when B (live) holds the better hand, minus when B
+    # holds the worse one, against the same difference for A with everyone else; and likewise
+    # A's bet/raise rate when not facing a bet (a partner with the better hand is not bet into)
     frame0 = ordered.with_columns(exprs)
-    cs_tot = frame0.group_by("player_a").agg(
-        [pl.col(c).sum().alias(f"_{c}") for c in ("cs_b_stronger_n", "cs_b_stronger_fold",
-                                                   "cs_b_weaker_n", "cs_b_weaker_fold")]
-    )
-    frame0 = frame0.join(cs_tot, on="player_a", how="left")
-    n1, f1 = pl.col("cs_b_stronger_n"), pl.col("cs_b_stronger_fold")
-    n0, f0 = pl.col("cs_b_weaker_n"), pl.col("cs_b_weaker_fold")
-    m1 = pl.col("_cs_b_stronger_n") - n1
-    g1 = pl.col("_cs_b_stronger_fold") - f1
-    m0 = pl.col("_cs_b_weaker_n") - n0
-    g0 = pl.col("_cs_b_weaker_fold") - f0
-    base1 = (g1 + 1.0) / (m1 + 2.0)
-    base0 = (g0 + 1.0) / (m0 + 2.0)
-    d_pair = (f1 + 2.0 * base1) / (n1 + 2.0) - (f0 + 2.0 * base0) / (n0 + 2.0)
-    d_base = base1 - base0
-    var = base1 * (1 - base1) / (n1 + 2.0) + base0 * (1 - base0) / (n0 + 2.0)
-    frame0 = frame0.with_columns(((d_pair - d_base) / (var + 1e-4).sqrt()).alias("z_cs"))
-    frame = frame0.drop([c for c in frame0.columns if c.startswith("_")])
+    for prefix, act, name, sign in (("cs", "fold", "z_cs", 1.0), ("csn", "aggr", "z_csn", -1.0)):
+        frame0 = frame0.with_columns(_hidden_card_z(frame0, prefix, act, sign).alias(name))
+    frame = frame0
     # chip flow against A's own flow to everyone else, per confrontation (leave-B-out)
     per_a = frame.group_by("player_a").agg(
         pl.col("flow_beaten_cbb").sum().alias("_beaten_tot"), pl.col("flow_fold_cbb").sum().alias("_fold_tot"),
@@ -88,7 +88,7 @@ def directional(ordered: pl.DataFrame) -> pl.DataFrame:
 
 DIRECTIONAL_FEATURES = (
     [f"z_{g}_{m}" for g in GROUPS for m in ("aggr", "fold")]
-    + ["z_cs", "x_beaten", "x_fold", "x_flow", "x_squeeze"]
+    + ["z_cs", "z_csn", "x_beaten", "x_fold", "x_flow", "x_squeeze"]
 )
 
 

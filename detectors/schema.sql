@@ -49,7 +49,12 @@ CREATE TABLE IF NOT EXISTS pair_stats (
     lost_with_better BIGINT,
     reraised_by_b BIGINT, squeezes BIGINT, squeeze_third_folds BIGINT, callers_squeezed BIGINT,
     whipsaw_folds BIGINT,
-    cs_b_stronger_n BIGINT, cs_b_stronger_fold BIGINT, cs_b_weaker_n BIGINT, cs_b_weaker_fold BIGINT
+    -- card sharing: A's folds facing a bet (cs) and bets/raises when not facing one (csn) while B is
+    -- live with the stronger / weaker hand; exp/var from A's own rate in the same spot
+    cs_b_stronger_n BIGINT, cs_b_stronger_fold BIGINT, cs_b_stronger_exp DOUBLE, cs_b_stronger_var DOUBLE,
+    cs_b_weaker_n BIGINT, cs_b_weaker_fold BIGINT, cs_b_weaker_exp DOUBLE,
+    csn_b_stronger_n BIGINT, csn_b_stronger_aggr BIGINT, csn_b_stronger_exp DOUBLE, csn_b_stronger_var DOUBLE,
+    csn_b_weaker_n BIGINT, csn_b_weaker_aggr BIGINT, csn_b_weaker_exp DOUBLE
 );
 
 CREATE TABLE IF NOT EXISTS flags (

@@ -167,12 +167,25 @@ def pair_stats(con: duckdb.DuckDBPyConnection) -> None:
     )
     con.execute(
         """CREATE OR REPLACE TEMP TABLE pcs AS
-        SELECT d.hand_id, d.player AS a, o.player AS b, d.fold, d.bucket,
+        WITH d AS (
+            SELECT *, street || '|' || facing || '|' || bucket || '|'
+                      || CASE WHEN street = 'preflop' THEN pos_group ELSE '' END AS ctx
+            FROM dec WHERE bucket >= 0
+        ), pop AS (
+            SELECT ctx, avg(fold::INT) AS pf, avg(aggr::INT) AS pa FROM d GROUP BY ctx
+        ), own AS (
+            SELECT d.player, d.ctx, (sum(d.fold::INT) + $s * any_value(pop.pf)) / (count(*) + $s) AS p_fold,
+                   (sum(d.aggr::INT) + $s * any_value(pop.pa)) / (count(*) + $s) AS p_aggr
+            FROM d JOIN pop USING (ctx) GROUP BY ALL
+        )
+        SELECT d.hand_id, d.player AS a, o.player AS b, d.fold, d.aggr, d.facing, d.bucket,
+            own.p_fold, own.p_aggr,
             CASE WHEN d.street = 'preflop' THEN so.chen > d.chen ELSE so.rank < d.rank END AS b_stronger
-        FROM dec d JOIN hp o ON o.hand_id = d.hand_id AND o.player <> d.player
+        FROM d JOIN own ON own.player = d.player AND own.ctx = d.ctx
+        JOIN hp o ON o.hand_id = d.hand_id AND o.player <> d.player
              AND (o.fold_seq IS NULL OR o.fold_seq > d.seq)
-        JOIN strength so ON so.hand_id = d.hand_id AND so.player = o.player AND so.street = d.street
-        WHERE d.facing AND d.bucket >= 0"""
+        JOIN strength so ON so.hand_id = d.hand_id AND so.player = o.player AND so.street = d.street""",
+        {"s": SHRINK},
     )
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE t_pair_stats AS
@@ -218,10 +231,22 @@ def pair_stats(con: duckdb.DuckDBPyConnection) -> None:
             FROM psq s JOIN hp ON hp.hand_id = s.hand_id AND hp.player = s.a GROUP BY ALL
         ), cs AS (
             SELECT hp.hand_date, c.a AS player_a, c.b AS player_b,
-                count(*) FILTER (WHERE c.b_stronger) AS cs_b_stronger_n,
-                count(*) FILTER (WHERE c.b_stronger AND c.fold) AS cs_b_stronger_fold,
-                count(*) FILTER (WHERE NOT c.b_stronger) AS cs_b_weaker_n,
-                count(*) FILTER (WHERE NOT c.b_stronger AND c.fold) AS cs_b_weaker_fold
+                count(*) FILTER (WHERE c.facing AND c.b_stronger) AS cs_b_stronger_n,
+                count(*) FILTER (WHERE c.facing AND c.b_stronger AND c.fold) AS cs_b_stronger_fold,
+                coalesce(sum(c.p_fold) FILTER (WHERE c.facing AND c.b_stronger), 0) AS cs_b_stronger_exp,
+                coalesce(sum(c.p_fold * (1 - c.p_fold)) FILTER (WHERE c.facing AND c.b_stronger), 0)
+                    AS cs_b_stronger_var,
+                count(*) FILTER (WHERE c.facing AND NOT c.b_stronger) AS cs_b_weaker_n,
+                count(*) FILTER (WHERE c.facing AND NOT c.b_stronger AND c.fold) AS cs_b_weaker_fold,
+                coalesce(sum(c.p_fold) FILTER (WHERE c.facing AND NOT c.b_stronger), 0) AS cs_b_weaker_exp,
+                count(*) FILTER (WHERE NOT c.facing AND c.b_stronger) AS csn_b_stronger_n,
+                count(*) FILTER (WHERE NOT c.facing AND c.b_stronger AND c.aggr) AS csn_b_stronger_aggr,
+                coalesce(sum(c.p_aggr) FILTER (WHERE NOT c.facing AND c.b_stronger), 0) AS csn_b_stronger_exp,
+                coalesce(sum(c.p_aggr * (1 - c.p_aggr)) FILTER (WHERE NOT c.facing AND c.b_stronger), 0)
+                    AS csn_b_stronger_var,
+                count(*) FILTER (WHERE NOT c.facing AND NOT c.b_stronger) AS csn_b_weaker_n,
+                count(*) FILTER (WHERE NOT c.facing AND NOT c.b_stronger AND c.aggr) AS csn_b_weaker_aggr,
+                coalesce(sum(c.p_aggr) FILTER (WHERE NOT c.facing AND NOT c.b_stronger), 0) AS csn_b_weaker_exp
             FROM pcs c JOIN hp ON hp.hand_id = c.hand_id AND hp.player = c.a GROUP BY ALL
         )
         SELECT * FROM tog

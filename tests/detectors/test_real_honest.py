@@ -1,0 +1,50 @@
+"""Real honest populations raise no high-severity flag.
+
+Pluribus against five professionals (every hole card known) and the ACPC 2017 heads-up bots are
+honest play by construction: nobody there colludes, so anything flagged high is a false positive.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from detectors.run import Params, detect
+from tests.conftest import real_data
+from warehouse.ingest import ingest_paths
+
+
+@pytest.fixture(scope="module")
+def honest_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    paths = [real_data("pluribus_raw_pkcore"), real_data("acpc2017_hunl_deepdonkey")]
+    db = tmp_path_factory.mktemp("honest") / "w.duckdb"
+    ingest_paths(paths, db, progress=False)
+    for mode in ("operator", "player"):
+        detect(db, Params(mode=mode))
+    return str(db)
+
+
+@pytest.mark.parametrize("mode", ["operator", "player"])
+def test_no_high_severity_flags_on_honest_play(honest_db: str, mode: str) -> None:
+    con = duckdb.connect(honest_db, read_only=True)
+    try:
+        players = con.execute("SELECT players FROM detector_runs WHERE mode = ?", [mode]).fetchone()
+        high = con.execute(
+            "SELECT family, players, score FROM flags WHERE mode = ? AND severity = 'high'", [mode]
+        ).fetchall()
+    finally:
+        con.close()
+    assert players is not None and players[0] >= 10  # the run saw the population
+    assert high == []
+
+
+def test_every_flag_explains_itself(honest_db: str) -> None:
+    con = duckdb.connect(honest_db, read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT explanation, benign_explanation, overturn, observed, params, detector_version FROM flags"
+        ).fetchall()
+    finally:
+        con.close()
+    for row in rows:
+        assert all(x for x in row)
