@@ -1,0 +1,605 @@
+"""Hand-level checks that need the whole replay: forced bets, straddles, chips, deck, rake, run it twice.
+
+Why separate from the replay loop: these look at a hand once (its posts, totals, cards and boards)
+rather than at every decision, so they stay readable as one small function per rule family.
+"""
+
+from __future__ import annotations
+
+from parsers.model import Hand, Kind
+from rules.findings import ERROR, INFO, WARNING, Finding, fmt
+from rules.profiles import Profile
+
+from .cards import card_ids
+from .pots import check_pots
+from .rake import MAX_IMPLIED_RAKE_PCT, rake_of
+from .replay import Replay
+
+
+def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+    """BLIND.POSTING, BLIND.HEADSUP_BUTTON, ANTE.BB_ANTE and the STRADDLE.* family."""
+    hid = hand.hand_id
+    out: list[Finding] = []
+    ring = rp.ring
+    n = len(ring)
+    idx = {p: i for i, p in enumerate(ring)}
+    stack = dict(zip(ring, rp.stacks, strict=True))
+    posted: dict[str, int] = {}
+    straddles: list[tuple[int, int, int]] = []  # (seq, ring index, amount)
+    cite = prof.cite
+    for a in hand.actions:
+        if a.kind not in (Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE, Kind.POST_BB_ANTE, Kind.POST_ANTE):
+            continue
+        i = idx.get(a.player, -1)
+        posted[a.player] = posted.get(a.player, 0) + a.contribution
+        short = posted[a.player] >= stack.get(a.player, 0)
+        if a.kind is Kind.POST_SB and hand.sb and a.contribution != hand.sb and not short:
+            out.append(
+                Finding(
+                    hid,
+                    a.seq,
+                    "BLIND.POSTING",
+                    ERROR,
+                    False,
+                    None,
+                    f"small blind {fmt(hand.sb)}",
+                    f"posted {fmt(a.contribution)}",
+                    f"{a.player} posted {fmt(a.contribution)} as small blind; the level's small blind"
+                    f" is {fmt(hand.sb)}." + cite("BLIND.POSTING"),
+                )
+            )
+        elif a.kind is Kind.POST_BB and hand.bb and a.contribution != hand.bb and not short and hand.betting != "FL":
+            out.append(
+                Finding(
+                    hid,
+                    a.seq,
+                    "BLIND.POSTING",
+                    ERROR,
+                    False,
+                    None,
+                    f"big blind {fmt(hand.bb)}",
+                    f"posted {fmt(a.contribution)}",
+                    f"{a.player} posted {fmt(a.contribution)} as big blind; the level's big blind"
+                    f" is {fmt(hand.bb)}." + cite("BLIND.POSTING"),
+                )
+            )
+        elif a.kind is Kind.POST_BB_ANTE and prof.bb_ante:
+            if i != rp.bb_player:
+                out.append(
+                    Finding(
+                        hid,
+                        a.seq,
+                        "ANTE.BB_ANTE",
+                        ERROR,
+                        False,
+                        None,
+                        "the big blind posts the ante",
+                        f"{a.player} posted it",
+                        f"{a.player} posted the BB ante without being the big blind." + cite("ANTE.BB_ANTE"),
+                    )
+                )
+            elif hand.bb_ante and a.contribution < hand.bb_ante and not short:
+                out.append(
+                    Finding(
+                        hid,
+                        a.seq,
+                        "ANTE.BB_ANTE",
+                        ERROR,
+                        False,
+                        None,
+                        f"full ante {fmt(hand.bb_ante)}",
+                        f"ante {fmt(a.contribution)}",
+                        f"The BB ante must stay the full {fmt(hand.bb_ante)} until the final heads-up."
+                        + cite("ANTE.BB_ANTE"),
+                    )
+                )
+        elif a.kind is Kind.POST_STRADDLE:
+            straddles.append((a.seq, i, a.amount if a.amount is not None else a.contribution))
+    if n == 2 and rp.sb_player >= 0 and rp.sb_player != n - 1 and hand.button_seat is not None:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "BLIND.HEADSUP_BUTTON",
+                ERROR,
+                False,
+                None,
+                f"{ring[-1]} (button) posts SB",
+                f"{ring[rp.sb_player]} posted SB",
+                "Heads-up the button posts the small blind and acts first before the flop."
+                + cite("BLIND.HEADSUP_BUTTON"),
+            )
+        )
+    if straddles:
+        out.extend(_straddles(hand, prof, rp, straddles))
+    return out
+
+
+def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int, int, int]]) -> list[Finding]:
+    """STRADDLE.POSITION / SIZE / STACK_BEHIND / DOUBLE / NO_TRIPLE / MISSISSIPPI / IN_TOURNAMENT."""
+    hid = hand.hand_id
+    out: list[Finding] = []
+    cite = prof.cite
+    n = len(rp.ring)
+    bb = hand.bb
+    if hand.game_type == "tournament" and not prof.straddle_allowed:
+        seq = straddles[0][0]
+        return [
+            Finding(
+                hid,
+                seq,
+                "STRADDLE.IN_TOURNAMENT",
+                WARNING,
+                False,
+                None,
+                "no straddle in tournaments",
+                "straddle posted",
+                "Neither tournament rulebook provides for a straddle.",
+            )
+        ]
+    if not prof.straddle_allowed:
+        return out
+    utg = (rp.bb_player + 1) % n if rp.bb_player >= 0 else 2 % max(n, 1)
+    button = n - 1
+    prev_seat, prev_amount, count = rp.bb_player, bb, 0
+    utg_straddled = False
+    for seq, i, amount in straddles:
+        who = rp.ring[i]
+        behind = rp.stacks[i] - amount
+        is_miss = i == button and i != utg
+        if is_miss:
+            if prof.mississippi != "allowed":
+                sev = WARNING
+                out.append(
+                    Finding(
+                        hid,
+                        seq,
+                        "STRADDLE.MISSISSIPPI",
+                        sev,
+                        False,
+                        None,
+                        "no button straddle",
+                        f"{who} straddled on the button",
+                        "This rulebook does not provide for a Mississippi (button) straddle.",
+                    )
+                )
+                continue
+            if utg_straddled:
+                out.append(
+                    Finding(
+                        hid,
+                        seq,
+                        "STRADDLE.MISSISSIPPI",
+                        ERROR,
+                        False,
+                        None,
+                        "Mississippi void after a UTG straddle",
+                        "both posted",
+                        "A Mississippi straddle is void once a UTG straddle was posted." + cite("STRADDLE.MISSISSIPPI"),
+                    )
+                )
+            out.extend(_size(hand, prof, seq, who, amount, behind=behind, rule="STRADDLE.MISSISSIPPI"))
+            continue
+        count += 1
+        if count == 1:
+            if i != utg:
+                out.append(
+                    Finding(
+                        hid,
+                        seq,
+                        "STRADDLE.POSITION",
+                        ERROR,
+                        False,
+                        None,
+                        f"straddle only from UTG ({rp.ring[utg]})",
+                        f"{who} straddled",
+                        f"{who} straddled from a seat other than the one left of the big blind."
+                        + cite("STRADDLE.POSITION"),
+                    )
+                )
+            utg_straddled = True
+            out.extend(_size(hand, prof, seq, who, amount, behind=behind, rule="STRADDLE.SIZE"))
+        elif count == 2:
+            if prof.double_straddle != "allowed":
+                out.append(
+                    Finding(
+                        hid,
+                        seq,
+                        "STRADDLE.DOUBLE",
+                        WARNING,
+                        False,
+                        None,
+                        "no double straddle",
+                        f"{who} double-straddled {fmt(amount)}",
+                        "This rulebook does not provide for a double straddle.",
+                    )
+                )
+            else:
+                if i != (prev_seat + 1) % n:
+                    out.append(
+                        Finding(
+                            hid,
+                            seq,
+                            "STRADDLE.DOUBLE",
+                            ERROR,
+                            False,
+                            None,
+                            "double straddle from the seat left of the straddler",
+                            f"{who} posted it",
+                            f"{who} double-straddled out of position." + cite("STRADDLE.DOUBLE"),
+                        )
+                    )
+                need = (prof.double_min_x_straddle or 2) * prev_amount
+                if amount < need:
+                    out.append(
+                        Finding(
+                            hid,
+                            seq,
+                            "STRADDLE.DOUBLE",
+                            ERROR,
+                            False,
+                            None,
+                            f"at least {fmt(need)}",
+                            f"{fmt(amount)}",
+                            f"The double straddle {fmt(amount)} is under twice the straddle"
+                            f" {fmt(prev_amount)}." + cite("STRADDLE.DOUBLE"),
+                        )
+                    )
+        else:
+            sev = ERROR if not prof.triple_straddle and prof.double_straddle == "allowed" else WARNING
+            out.append(
+                Finding(
+                    hid,
+                    seq,
+                    "STRADDLE.NO_TRIPLE",
+                    sev,
+                    False,
+                    None,
+                    "no third straddle",
+                    f"{who} posted a straddle of {fmt(amount)}",
+                    "A third straddle is not allowed." + cite("STRADDLE.NO_TRIPLE"),
+                )
+            )
+        prev_seat, prev_amount = i, amount
+    return out
+
+
+def _size(
+    hand: Hand, prof: Profile, seq: int, who: str, amount: int, *, behind: int, rule: str
+) -> list[Finding]:
+    out: list[Finding] = []
+    bb = hand.bb
+    lo, hi, bx = prof.straddle_min_x_bb, prof.straddle_max_x_bb, prof.straddle_stack_behind_x
+    if lo and amount < lo * bb:
+        out.append(
+            Finding(
+                hand.hand_id,
+                seq,
+                rule,
+                ERROR,
+                False,
+                None,
+                f"at least {fmt(lo * bb)} ({lo}×BB)",
+                f"{fmt(amount)}",
+                f"{who}'s straddle of {fmt(amount)} is under {lo}× the big blind." + prof.cite(rule),
+            )
+        )
+    if hi and amount > hi * bb:
+        out.append(
+            Finding(
+                hand.hand_id,
+                seq,
+                rule,
+                ERROR,
+                False,
+                None,
+                f"at most {fmt(hi * bb)} ({hi}×BB)",
+                f"{fmt(amount)}",
+                f"{who}'s straddle of {fmt(amount)} is over {hi}× the big blind." + prof.cite(rule),
+            )
+        )
+    if bx and behind < bx * amount:
+        r = "STRADDLE.STACK_BEHIND"
+        out.append(
+            Finding(
+                hand.hand_id,
+                seq,
+                r,
+                ERROR,
+                False,
+                None,
+                f"at least {fmt(bx * amount)} behind",
+                f"{fmt(behind)} behind",
+                f"{who} kept {fmt(behind)} behind after straddling {fmt(amount)}; {bx}× the straddle"
+                " is required." + prof.cite(r),
+            )
+        )
+    return out
+
+
+def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+    """POT.CHIP_CONSERVATION (awards + rake + fees = contributions; final stacks) and RAKE.NONE_IN_TOURNAMENT."""
+    hid = hand.hand_id
+    out: list[Finding] = []
+    if hand.cancelled:
+        return out
+    rk = rake_of(hand, sum(rp.contributed))
+    total, awarded, rake, fees = rk.total, rk.awarded, rk.rake, rk.fees
+    if hand.awards and not rk.implied and awarded + rake + fees != total:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "POT.CHIP_CONSERVATION",
+                ERROR,
+                False,
+                None,
+                f"awards + rake + fees = {fmt(total)} put in",
+                f"{fmt(awarded)} + {fmt(rake)} + {fmt(fees)}",
+                f"The hand took in {fmt(total)} but paid out {fmt(awarded)} with {fmt(rake + fees)} rake"
+                f" and fees: {fmt(awarded + rake + fees - total)} unaccounted.",
+            )
+        )
+    elif hand.awards and not rk.plausible:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "POT.CHIP_CONSERVATION",
+                ERROR,
+                False,
+                None,
+                f"implied rake between 0 and {fmt(rk.cap)}",
+                f"implied rake {fmt(rake)} ({fmt(total)} put in, {fmt(awarded)} awarded)",
+                f"The site writes no rake, so the rake is what was put in less what was paid out:"
+                f" {fmt(rake)}, outside 0..{fmt(rk.cap)}"
+                + (" (tournaments carry no rake)." if hand.game_type != "cash" else " (at most"
+                   f" {MAX_IMPLIED_RAKE_PCT}% of the pot plus one unit)."),
+            )
+        )
+    if hand.site_total_pot is not None and hand.site_total_pot != total:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "POT.CHIP_CONSERVATION",
+                WARNING,
+                False,
+                None,
+                f"total pot {fmt(total)}",
+                f"site wrote {fmt(hand.site_total_pot)}",
+                f"The site's total pot {fmt(hand.site_total_pot)} differs from the {fmt(total)} put in.",
+            )
+        )
+    won: dict[str, int] = {}
+    for a in hand.awards:
+        won[a.player] = won.get(a.player, 0) + a.amount
+    idx = {p: i for i, p in enumerate(rp.ring)}
+    for s in hand.seats:
+        if s.final_stack is None:
+            continue
+        i = idx.get(s.player)
+        put = rp.contributed[i] if i is not None else 0
+        final = s.stack - put + won.get(s.player, 0)
+        if final != s.final_stack:
+            out.append(
+                Finding(
+                    hid,
+                    None,
+                    "POT.CHIP_CONSERVATION",
+                    ERROR,
+                    False,
+                    None,
+                    f"{s.player} ends on {fmt(final)}",
+                    f"site wrote {fmt(s.final_stack)}",
+                    f"{s.player} started with {fmt(s.stack)}, put in {fmt(put)} and won"
+                    f" {fmt(won.get(s.player, 0))}, so ends on {fmt(final)}, not {fmt(s.final_stack)}.",
+                )
+            )
+    if hand.game_type == "tournament" and not rk.implied and rake > 0:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "RAKE.NONE_IN_TOURNAMENT",
+                ERROR,
+                False,
+                None,
+                "no rake",
+                f"rake {fmt(rake)}",
+                "Tournament hands carry no rake: fees are taken at the buy-in.",
+            )
+        )
+    return out
+
+
+def check_deck(hand: Hand, prof: Profile) -> list[Finding]:
+    """DECK.DUPLICATE_CARD: a card seen twice across hole cards and boards (run-twice boards share a prefix)."""
+    seen: dict[int, str] = {}
+    per_player: dict[str, set[int]] = {}
+    for h in hand.hole_cards:
+        per_player.setdefault(h.player, set()).update(c for c in card_ids(h.cards) if c is not None)
+    for a in hand.actions:
+        if a.cards and a.kind in (Kind.SHOW, Kind.MUCK):
+            per_player.setdefault(a.player, set()).update(c for c in card_ids(a.cards) if c is not None)
+    dup: list[str] = []
+    for player, cs in per_player.items():
+        for cid in cs:
+            if cid in seen:
+                dup.append(f"{_name(cid)} ({seen[cid]} and {player})")
+            seen[cid] = player
+    first: tuple[int | None, ...] = ()
+    for b in sorted(hand.boards, key=lambda b: b.board_no):
+        ids = card_ids(b.cards)
+        for pos, c in enumerate(ids):
+            if c is None:
+                continue
+            if b.board_no > 1 and pos < len(first) and first[pos] == c:
+                continue  # shared street of a run-it-twice board
+            if c in seen:
+                dup.append(f"{_name(c)} ({seen[c]} and board {b.board_no})")
+            seen[c] = f"board {b.board_no}"
+        if b.board_no == 1 or not first:
+            first = ids
+    if not dup:
+        return []
+    return [
+        Finding(
+            hand.hand_id,
+            None,
+            "DECK.DUPLICATE_CARD",
+            ERROR,
+            False,
+            None,
+            "hand void, all chips returned",
+            "pot awarded" if hand.awards else "hand played",
+            f"Card seen twice: {', '.join(dup)}. A duplicate card voids all action." + prof.cite("DECK.DUPLICATE_CARD"),
+        )
+    ]
+
+
+def _name(c: int) -> str:
+    return "23456789TJQKA"[c // 4] + "cdhs"[c % 4]
+
+
+def check_run_twice(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+    """RUN_TWICE.GAME_TYPE / POT_THRESHOLD / TIMING on hands with more than one board."""
+    boards = sorted(hand.boards, key=lambda b: b.board_no)
+    runs = len(boards)
+    if runs < 2:
+        return []
+    hid = hand.hand_id
+    out: list[Finding] = []
+    cite = prof.cite
+    if prof.rit_allowed_in == "cash_only" and hand.game_type == "tournament":
+        out.append(
+            Finding(
+                hid,
+                None,
+                "RUN_TWICE.GAME_TYPE",
+                ERROR,
+                False,
+                None,
+                "cash games only",
+                f"run {runs} times in a tournament",
+                "Run it twice is for cash games only." + cite("RUN_TWICE.GAME_TYPE"),
+            )
+        )
+    elif prof.rit_allowed_in == "none":
+        out.append(
+            Finding(
+                hid,
+                None,
+                "RUN_TWICE.GAME_TYPE",
+                WARNING,
+                False,
+                None,
+                "no run it twice",
+                f"run {runs} times",
+                "This rulebook does not provide for running the board more than once.",
+            )
+        )
+    total = sum(rp.contributed)
+    if prof.rit_max_runs and runs > prof.rit_max_runs:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "RUN_TWICE.POT_THRESHOLD",
+                ERROR,
+                False,
+                None,
+                f"at most {prof.rit_max_runs} runs",
+                f"{runs} runs",
+                f"The board was run {runs} times; the maximum is {prof.rit_max_runs}."
+                + cite("RUN_TWICE.POT_THRESHOLD"),
+            )
+        )
+    need = prof.rit_min_pot.get(runs)
+    if need is not None and total <= need * hand.unit_scale:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "RUN_TWICE.POT_THRESHOLD",
+                ERROR,
+                False,
+                None,
+                f"pot above {fmt(need * hand.unit_scale)}",
+                f"pot {fmt(total)}",
+                f"Running {runs} times needs a pot above {fmt(need * hand.unit_scale)}."
+                + cite("RUN_TWICE.POT_THRESHOLD"),
+            )
+        )
+    b1 = card_ids(boards[0].cards)
+    b2 = card_ids(boards[1].cards)
+    shared = 0
+    while shared < min(len(b1), len(b2)) and b1[shared] == b2[shared]:
+        shared += 1
+    if shared >= 5:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "RUN_TWICE.TIMING",
+                ERROR,
+                False,
+                None,
+                "runs start before the river",
+                "river already dealt",
+                "At least the river must not have been dealt yet." + cite("RUN_TWICE.TIMING"),
+            )
+        )
+    if not any(rp.all_in[i] and not rp.folded[i] for i in range(len(rp.ring))):
+        out.append(
+            Finding(
+                hid,
+                None,
+                "RUN_TWICE.TIMING",
+                ERROR,
+                False,
+                None,
+                "someone all-in and called",
+                "no player all-in",
+                "A board is run more than once only when all betting is complete." + cite("RUN_TWICE.TIMING"),
+            )
+        )
+    return out
+
+
+def check_rake(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+    """RAKE.TIE_EXEMPT (R003): a chop not produced by run-it-twice is not raked."""
+    if not prof.rake_tie_exempt or not hand.site_rake or len(hand.boards) > 1:
+        return []
+    winners = {a.player for a in hand.awards if a.amount > 0}
+    live = [p for p, f in zip(rp.ring, rp.folded, strict=True) if not f]
+    if len(winners) >= 2 and len(live) == len(winners) and len({a.pot_no for a in hand.awards}) == 1:
+        return [
+            Finding(
+                hand.hand_id,
+                None,
+                "RAKE.TIE_EXEMPT",
+                ERROR,
+                False,
+                None,
+                "no rake on a tie",
+                f"rake {fmt(hand.site_rake)}",
+                "A tied pot is raked only when the tie came from running it twice." + prof.cite("RAKE.TIE_EXEMPT"),
+            )
+        ]
+    return []
+
+
+def hand_findings(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+    """Every hand-level check, in a stable order."""
+    out = check_forced_bets(hand, prof, rp)
+    out += check_chips(hand, prof, rp)
+    out += check_deck(hand, prof)
+    out += check_run_twice(hand, prof, rp)
+    out += check_rake(hand, prof, rp)
+    if not any(f.rule_id == "DECK.DUPLICATE_CARD" for f in out):
+        out += check_pots(hand, prof, rp)
+    return out
+
+
+__all__ = ["INFO", "hand_findings"]

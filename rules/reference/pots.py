@@ -1,0 +1,272 @@
+"""Pots, showdown and awards: build side pots from contributions and check who was paid what.
+
+Why from contributions: the site's own pot lines mean different things per site (before or after
+rake), but contribution levels are exact (rules_matrix POT.SIDE_POTS). Each pot is then awarded to
+the best tabled hand among its eligible players (SHOWDOWN.CARDS_SPEAK, phevaluator), split in the
+smallest chip with odd units clockwise from the button (POT.ODD_CHIP), per board when run twice.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import NamedTuple
+
+from parsers.model import Hand, Kind
+from rules.findings import ERROR, Finding, fmt
+from rules.profiles import Profile
+
+from .cards import best_high, best_low, card_ids
+from .rake import rake_of
+from .replay import Replay
+
+
+class SidePot(NamedTuple):
+    amount: int
+    eligible: tuple[int, ...]  # ring indices of live players who can win it
+
+
+def build_pots(contributed: list[int], folded: list[bool]) -> list[SidePot]:
+    """Main pot then side pots, by the contribution levels of the live players."""
+    caps = sorted({c for c, f in zip(contributed, folded, strict=True) if not f and c > 0})
+    pots: list[SidePot] = []
+    prev = 0
+    for cap in caps:
+        amount = sum(min(max(c - prev, 0), cap - prev) for c in contributed)
+        elig = tuple(i for i, c in enumerate(contributed) if not folded[i] and c >= cap)
+        if amount:
+            if pots and pots[-1].eligible == elig:
+                pots[-1] = SidePot(pots[-1].amount + amount, elig)
+            else:
+                pots.append(SidePot(amount, elig))
+        prev = cap
+    rest = sum(max(c - prev, 0) for c in contributed)  # dead money above every live level
+    if rest and pots:
+        pots[-1] = SidePot(pots[-1].amount + rest, pots[-1].eligible)
+    return pots
+
+
+def split(amount: int, winners: list[int], unit: int) -> dict[int, int]:
+    """Split in the smallest chip; odd units one each to the winners first clockwise from the button."""
+    units, rem = divmod(amount, unit)
+    share, odd = divmod(units, len(winners))
+    out = {w: share * unit for w in winners}
+    for w in sorted(winners)[:odd]:
+        out[w] += unit
+    if rem:  # below the smallest chip: goes with the first odd unit
+        out[sorted(winners)[0]] += rem
+    return out
+
+
+def chip_unit(hand: Hand, prof: Profile) -> int:
+    """The smallest chip in play: 1 unit online; live, the gcd of every amount in the hand."""
+    if prof.odd_chip_unit == "one":
+        return 1
+    g = 0
+    for s in hand.seats:
+        g = gcd(g, s.stack)
+    for a in hand.actions:
+        g = gcd(g, abs(a.contribution))
+    return g or 1
+
+
+def _known_cards(hand: Hand, ring: list[str], need: int) -> dict[int, list[int]]:
+    """Fully tabled hands only: a partial show ("shows [Qs]") is not a hand that can win a pot."""
+    idx = {p: i for i, p in enumerate(ring)}
+    cards: dict[int, list[int]] = {}
+    for h in hand.hole_cards:
+        i = idx.get(h.player)
+        ids = card_ids(h.cards)
+        if i is not None and len(ids) >= need and None not in ids:
+            cards[i] = [c for c in ids if c is not None]
+    for a in hand.actions:
+        if a.kind is Kind.SHOW and a.cards:
+            i = idx.get(a.player)
+            ids = card_ids(a.cards)
+            if i is not None and len(ids) >= need and None not in ids:
+                cards[i] = [c for c in ids if c is not None]
+    return cards
+
+
+class Distribution(NamedTuple):
+    expected: list[int]  # per ring index, what the rules award (before any rake)
+    decidable: bool  # False when a contested pot's board or eligible hands are unknown
+    folded: list[bool]  # folded, or mucked without showing (no claim to any pot)
+    unit: int
+    nboards: int
+    hilo: bool
+
+
+def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
+    """Who should win what: pots by contribution level, each to its best eligible tabled hand."""
+    ring = rp.ring
+    idx = {p: i for i, p in enumerate(ring)}
+    mucked = {idx[a.player] for a in hand.actions if a.kind is Kind.MUCK and not a.cards and a.player in idx}
+    folded = [f or (i in mucked) for i, f in enumerate(rp.folded)]
+    if all(folded):
+        folded = list(rp.folded)
+    pots = build_pots(rp.contributed, folded)
+    boards = sorted(hand.boards, key=lambda b: b.board_no)
+    nboards = max(1, len(boards))
+    board_cards = [[c for c in card_ids(b.cards) if c is not None] for b in boards] or [[]]
+    variant = hand.variant
+    omaha = variant.startswith("omaha") or variant == "courchevel"
+    cards = _known_cards(hand, ring, 4 if omaha else 2)
+    hilo = variant.endswith("hilo")
+    unit = chip_unit(hand, prof)
+    expected = [0] * len(ring)
+    decidable = True
+    for pot in pots:
+        elig = list(pot.eligible)
+        if len(elig) == 1:
+            expected[elig[0]] += pot.amount
+            continue
+        shares = split(pot.amount, list(range(nboards)), 1) if nboards > 1 else {0: pot.amount}
+        for b, share in shares.items():
+            board = board_cards[b] if b < len(board_cards) else []
+            if len(board) < 5 or any(i not in cards for i in elig):
+                decidable = False
+                continue
+            ranks = {i: best_high(cards[i], board, omaha) for i in elig}
+            best = min(ranks.values())
+            hi_winners = [i for i in elig if ranks[i] == best]
+            if hilo:
+                lows = {i: best_low(cards[i], board, omaha) for i in elig}
+                qual = {i: lo for i, lo in lows.items() if lo is not None}
+                if qual:
+                    best_lo = min(qual.values())
+                    lo_winners = [i for i in elig if qual.get(i) == best_lo]
+                    units = share // unit
+                    hi_part = (units - units // 2) * unit + share % unit
+                    for w, v in split(hi_part, hi_winners, unit).items():
+                        expected[w] += v
+                    for w, v in split(share - hi_part, lo_winners, unit).items():
+                        expected[w] += v
+                    continue
+            for w, v in split(share, hi_winners, unit).items():
+                expected[w] += v
+    return Distribution(expected, decidable, folded, unit, nboards, hilo)
+
+
+def check_pots(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+    """POT.SIDE_POTS / SHOWDOWN.CARDS_SPEAK / POT.ODD_CHIP / SHOWDOWN.UNCONTESTED on one hand."""
+    if hand.cancelled or not hand.awards:
+        return []
+    hid = hand.hand_id
+    ring = rp.ring
+    idx = {p: i for i, p in enumerate(ring)}
+    dist = distribute(hand, prof, rp)
+    expected, decidable, folded, unit, nboards, hilo = dist
+    rk = rake_of(hand, sum(rp.contributed))
+    rake = max(rk.rake, 0) + rk.fees  # unknown rake is implied, never taken as 0
+    actual = [0] * len(ring)
+    stranger: list[str] = []
+    for aw in hand.awards:
+        i = idx.get(aw.player)
+        if i is None:
+            stranger.append(aw.player)
+        else:
+            actual[i] += aw.amount
+    out: list[Finding] = []
+    cite = prof.cite
+    live = [i for i in range(len(ring)) if not folded[i]]
+    for p in stranger:
+        out.append(
+            Finding(
+                hid,
+                None,
+                "POT.SIDE_POTS",
+                ERROR,
+                False,
+                None,
+                "awards only to players in the hand",
+                f"{p} awarded",
+                f"{p} was awarded chips but took no part in the hand." + cite("POT.SIDE_POTS"),
+            )
+        )
+    for i in range(len(ring)):
+        if folded[i] and actual[i] > 0 and rp.folded[i]:
+            rule = "SHOWDOWN.UNCONTESTED" if len(live) == 1 else "POT.SIDE_POTS"
+            out.append(
+                Finding(
+                    hid,
+                    None,
+                    rule,
+                    ERROR,
+                    False,
+                    None,
+                    f"{ring[i]} wins nothing (folded)",
+                    f"{ring[i]} awarded {fmt(actual[i])}",
+                    f"{ring[i]} folded but was awarded {fmt(actual[i])}." + cite(rule),
+                )
+            )
+    if not decidable:
+        return out
+    if rake == 0:
+        for i in range(len(ring)):
+            diff = actual[i] - expected[i]
+            if diff == 0 or (folded[i] and rp.folded[i]):
+                continue
+            if expected[i] == 0 or actual[i] == 0:
+                rule, sev = "SHOWDOWN.CARDS_SPEAK", ERROR
+                text = (
+                    f"{ring[i]} was awarded {fmt(actual[i])}, but the best eligible hands give"
+                    f" {fmt(expected[i])}: a pot went to the wrong hand."
+                )
+            elif abs(diff) <= unit * nboards * (2 if hilo else 1):
+                rule, sev = "POT.ODD_CHIP", prof.odd_chip_severity
+                text = (
+                    f"{ring[i]} got {fmt(actual[i])}; splitting in the smallest chip ({fmt(unit)}) with the odd"
+                    f" chip to the first winner left of the button gives {fmt(expected[i])}."
+                )
+            else:
+                rule, sev = "POT.SIDE_POTS", ERROR
+                text = (
+                    f"{ring[i]} got {fmt(actual[i])}; the main and side pots built from the contributions,"
+                    f" each to its best eligible hand, give {fmt(expected[i])}."
+                )
+            out.append(
+                Finding(
+                    hid,
+                    None,
+                    rule,
+                    sev,
+                    False,
+                    None,
+                    f"{ring[i]} {fmt(expected[i])}",
+                    f"{ring[i]} {fmt(actual[i])}",
+                    text + cite(rule),
+                )
+            )
+    else:
+        for i in range(len(ring)):
+            if actual[i] > 0 and expected[i] == 0 and not rp.folded[i]:
+                out.append(
+                    Finding(
+                        hid,
+                        None,
+                        "SHOWDOWN.CARDS_SPEAK",
+                        ERROR,
+                        False,
+                        None,
+                        f"{ring[i]} wins nothing",
+                        f"{ring[i]} awarded {fmt(actual[i])}",
+                        f"{ring[i]} was awarded {fmt(actual[i])} without the best eligible hand."
+                        + cite("SHOWDOWN.CARDS_SPEAK"),
+                    )
+                )
+            elif expected[i] > rake and actual[i] == 0:
+                out.append(
+                    Finding(
+                        hid,
+                        None,
+                        "SHOWDOWN.CARDS_SPEAK",
+                        ERROR,
+                        False,
+                        None,
+                        f"{ring[i]} about {fmt(expected[i])} before rake",
+                        f"{ring[i]} awarded nothing",
+                        f"{ring[i]} held the best eligible hand for {fmt(expected[i])} but was paid nothing."
+                        + cite("SHOWDOWN.CARDS_SPEAK"),
+                    )
+                )
+    return out

@@ -1,0 +1,705 @@
+"""The replay engine: walk one hand's actions and record, for every decision, the state the player faced.
+
+Why one loop over plain lists: the state machine of rules_matrix.md §3.1 (current bet B, full
+increment F, the level each player last acted at) is cheap integer work, so a hand replays in a few
+microseconds when the per-player state lives in parallel lists indexed by ring position. The
+betting checks (minimum raise, reopening, undercalls, order of action, pot-limit maximum, limit cap)
+run inside the same loop because they need exactly that state; hand-level checks (blinds, pots,
+showdown, deck, rake, run it twice) run after it on the replay's result (``rules.handchecks``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from parsers.model import Action, Hand, Kind, Street
+from rules.findings import ERROR, INFO, WARNING, Finding, fmt
+from rules.profiles import Profile
+
+_PREFLOP = Street.PREFLOP
+_SHOWDOWN = Street.SHOWDOWN
+_LIVE_POST = {Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE}
+_DEAD_POST = {Kind.POST_ANTE, Kind.POST_BB_ANTE, Kind.POST_DEAD}
+_AGGR = {Kind.BET, Kind.RAISE}
+_NONE = -1  # "has not acted on this street" marker in the level list
+
+
+class ActionState(NamedTuple):
+    """One row of ``action_states``: what the player faced at a decision, and what they did."""
+
+    hand_id: str
+    seq: int
+    player: str
+    street: str
+    position: str
+    kind: str
+    contribution: int
+    raise_to: int | None  # the street total after the action, for bets and raises
+    to_call: int  # chips needed to call (capped at the player's stack)
+    current_bet: int  # B: the highest street total so far
+    min_raise_to: int | None  # None: the player may not raise
+    max_raise_to: int | None
+    last_full_raise: int  # F: the largest full bet/raise increment of the street
+    reopened: bool  # the rules let this player raise (not closed by a short all-in)
+    pot_before: int  # everything in the pot, street bets included, before the action
+    players_to_act: int  # other players still owing an action on this street
+    stack_before: int  # chips behind before the action
+    committed_before: int  # the player's street total before the action
+    facing_aggressor: str | None  # who made the last bet or raise on this street
+    all_in: bool  # the action put the player all-in
+
+
+class Replay(NamedTuple):
+    """Everything the hand-level checks and the replay view need from one replay."""
+
+    ring: list[str]  # active players clockwise from the first seat left of the button
+    positions: list[str]
+    stacks: list[int]
+    contributed: list[int]  # per ring index, net of uncalled returns
+    folded: list[bool]
+    all_in: list[bool]
+    states: list[ActionState]
+    findings: list[Finding]
+    bb_player: int  # ring index of the big blind (-1 when none posted)
+    sb_player: int
+
+
+def position_labels(n: int) -> list[str]:
+    """Labels for ring order (first left of the button first, the button last)."""
+    if n == 2:
+        return ["BB", "BTN"]
+    if n < 2:
+        return ["BTN"] * n
+    tail = ["HJ", "CO", "BTN"][-(n - 2) :] if n - 2 <= 3 else ["HJ", "CO", "BTN"]
+    middle = n - 2 - len(tail)
+    mids = ["UTG"] + [f"UTG+{i}" for i in range(1, middle)] if middle > 0 else []
+    return ["SB", "BB", *mids, *tail]
+
+
+def ring_order(hand: Hand) -> list[str]:
+    """Players who took part in the hand, clockwise starting left of the button."""
+    acting = {a.player for a in hand.actions}
+    seats = sorted((s.seat_no, s.player) for s in hand.seats if s.player in acting)
+    if not seats:
+        return sorted(acting)
+    button = hand.button_seat
+    if button is None:
+        # no button written: the small blind is first left of it (heads-up the SB *is* the button)
+        sb = next((a.player for a in hand.actions if a.kind is Kind.POST_SB), None)
+        names = [p for _, p in seats]
+        if sb in names:
+            i = names.index(sb)
+            names = names[i:] + names[:i]
+            if len(names) == 2:
+                names = names[1:] + names[:1]
+            return names
+        # no small blind posted (empty or sitting-out SB seat): the big blind is first left of the button
+        bb = next((a.player for a in hand.actions if a.kind is Kind.POST_BB), None)
+        if bb in names:
+            i = names.index(bb)
+            names = names[i:] + names[:i]
+        return names
+    after = [p for s, p in seats if s > button]
+    before = [p for s, p in seats if s <= button]
+    return after + before
+
+
+def replay(hand: Hand, prof: Profile) -> Replay:
+    """Replay one hand under one profile: per-decision states plus the betting findings."""
+    hid = hand.hand_id
+    ring = ring_order(hand)
+    n = len(ring)
+    idx = {p: i for i, p in enumerate(ring)}
+    positions = position_labels(n)
+    stack_of = {s.player: s.stack for s in hand.seats}
+    stacks = [stack_of.get(p, 0) for p in ring]
+    behind = stacks[:]
+    contributed = [0] * n
+    street_bet = [0] * n
+    folded = [False] * n
+    allin = [False] * n
+    level = [_NONE] * n  # B when the player last acted on this street
+    acted_ctr = [0] * n  # reopen counter when the player last acted on this street
+    states: list[ActionState] = []
+    out: list[Finding] = []
+    add = out.append
+    cite = prof.cite
+    betting = hand.betting
+    limit = betting == "FL"
+    pot_limit = betting == "PL"
+    r003 = prof.family == "r003"
+    cumulative = prof.cumulative_short_allins
+    online = prof.key == "ONLINE"
+
+    posted_bb = [a.contribution for a in hand.actions if a.kind is Kind.POST_BB]
+    bb = hand.bb or (max(posted_bb) if posted_bb else 0)
+    small_bet = bb
+    if limit:
+        full_bbs = [c for c in posted_bb if c > 0]
+        small_bet = max(full_bbs) if full_bbs else bb
+    bb_player = -1
+    sb_player = -1
+
+    last_post_seq = max((a.seq for a in hand.actions if a.kind in _LIVE_POST), default=-1)
+    street = _PREFLOP
+    B = 0  # current bet (street total to match)
+    call_basis = 0  # R003 «BET MÍNIMO»: what a caller must match after a sub-BB opening all-in
+    F = bb  # full increment
+    reopen_ctr = 0
+    bets_in_round = 0  # limit games: bets + raises this round (the blind counts as the first bet)
+    last_aggr = -1
+    pot = 0
+    expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
+    straddle_anchor = -1
+    mississippi = False
+    decided = False  # a voluntary decision (other than a sit-out fold) has been taken
+
+    def needs_to_act(q: int) -> bool:
+        return not folded[q] and not allin[q] and (level[q] == _NONE or street_bet[q] < max(B, call_basis))
+
+    def next_to_act(after: int) -> int:
+        live_free = 0
+        for q in range(n):
+            if not folded[q] and not allin[q]:
+                live_free += 1
+        for k in range(1, n + 1):
+            q = (after + k) % n
+            if needs_to_act(q):
+                if live_free == 1 and street_bet[q] >= max(B, call_basis) and level[q] == _NONE:
+                    # everyone else is all-in or folded and this player is matched: no decision left
+                    others_live = sum(1 for r in range(n) if r != q and not folded[r])
+                    if others_live and all(allin[r] for r in range(n) if r != q and not folded[r]):
+                        return -1
+                return q
+        return -1
+
+    for a in hand.actions:
+        kind = a.kind
+        i = idx.get(a.player, -1)
+        if i < 0:
+            continue
+        c = a.contribution
+        if a.street is not street and a.street is not _SHOWDOWN and kind not in _DEAD_POST:
+            # a new betting round
+            if expected >= 0 and not all(folded[q] or q == expected for q in range(n)):
+                add(
+                    Finding(
+                        hid,
+                        a.seq,
+                        "ACTION.ORDER",
+                        ERROR,
+                        False,
+                        None,
+                        f"{ring[expected]} to act on {street}",
+                        f"{street} closed, {a.street} began",
+                        f"The {street} betting round closed while {ring[expected]} still had to act."
+                        + cite("ACTION.ORDER"),
+                    )
+                )
+            street = a.street
+            for q in range(n):
+                street_bet[q] = 0
+                level[q] = _NONE
+                acted_ctr[q] = 0
+            B = call_basis = 0
+            reopen_ctr = 0
+            bets_in_round = 0
+            last_aggr = -1
+            F = 2 * small_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
+            expected = next_to_act(n - 1)
+        if kind in _LIVE_POST:
+            behind[i] -= c
+            contributed[i] += c
+            pot += c
+            street_bet[i] += c
+            if behind[i] <= 0:
+                allin[i] = True
+            if kind is Kind.POST_BB:
+                if bb_player < 0:
+                    bb_player = i
+                    straddle_anchor = i
+                B = max(B, street_bet[i], bb)
+                bets_in_round = max(bets_in_round, 1)
+            elif kind is Kind.POST_SB:
+                if sb_player < 0:
+                    sb_player = i
+                B = max(B, street_bet[i])
+            else:  # straddle: a live blind that raises B and F
+                amount = a.amount if a.amount is not None else c
+                if n > 2 and i == n - 1 and straddle_anchor != n - 2:
+                    mississippi = True
+                elif straddle_anchor >= 0 and i == (straddle_anchor + 1) % n:
+                    straddle_anchor = i
+                F = max(F, amount)
+                B = max(B, street_bet[i])
+                bets_in_round += 1
+            expected = -2
+            continue
+        if kind in _DEAD_POST:
+            behind[i] -= c
+            contributed[i] += c
+            pot += c
+            if behind[i] <= 0:
+                allin[i] = True
+            continue
+        if kind is Kind.UNCALLED_RETURN:
+            bets = sorted(street_bet, reverse=True)
+            excess = bets[0] - (bets[1] if n > 1 else 0) if street_bet[i] == bets[0] else 0
+            if -c != excess and a.street is not _SHOWDOWN:
+                add(
+                    Finding(
+                        hid,
+                        a.seq,
+                        "POT.UNCALLED_RETURN",
+                        ERROR,
+                        False,
+                        None,
+                        f"return {fmt(excess)}",
+                        f"returned {fmt(-c)}",
+                        f"{a.player} got {fmt(-c)} back as uncalled, but the unmatched part of the bet was"
+                        f" {fmt(excess)}: the uncalled excess goes back, nothing else.",
+                    )
+                )
+            behind[i] -= c
+            contributed[i] += c
+            street_bet[i] += c
+            pot += c
+            if behind[i] > 0:
+                allin[i] = False
+            continue
+        if kind not in (Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE):
+            continue  # show, muck, cash-out: no betting state
+
+        # ---- a decision: the state the player faced -------------------------------------------
+        if expected == -2:
+            if street is _PREFLOP:
+                if mississippi:
+                    start = n - 1  # button straddle: the small blind opens
+                else:
+                    start = straddle_anchor if straddle_anchor >= 0 else (1 if n > 2 else 0)
+                    if straddle_anchor < 0 and sb_player >= 0 and n > 2:
+                        start = sb_player  # no big blind posted: the seat after the small blind opens
+                expected = next_to_act(start)
+            else:
+                expected = next_to_act(n - 1)
+        sitout = False
+        if a.seq < last_post_seq or (
+            online and kind is Kind.FOLD and street is _PREFLOP and not decided and expected != i and level[i] == _NONE
+        ):
+            # a fold before the blinds are in, or (online, where software enforces the order) an
+            # out-of-turn fold before anyone has decided: the site folding a sitting-out seat at the deal
+            expected = -2
+            sitout = True
+        elif expected != i:
+            due = ring[expected] if expected >= 0 else "nobody (betting was closed)"
+            add(
+                Finding(
+                    hid,
+                    a.seq,
+                    "ACTION.ORDER",
+                    ERROR,
+                    False,
+                    None,
+                    f"{due} to act",
+                    f"{a.player} acted",
+                    f"{a.player} acted when {due} was due." + cite("ACTION.ORDER"),
+                )
+            )
+        mine = street_bet[i]
+        stack_before = behind[i]
+        target = max(B, call_basis)
+        owed = max(0, target - mine)
+        to_call = min(owed, stack_before)
+        if level[i] == _NONE:
+            reopened = True
+        elif cumulative and not r003:
+            reopened = B - level[i] >= F
+        else:
+            reopened = acted_ctr[i] < reopen_ctr
+        others_free = any(not folded[q] and not allin[q] for q in range(n) if q != i)
+        can_raise = reopened and stack_before > to_call and others_free
+        cap_reached = False
+        if limit:
+            size = F
+            min_to = max_to = target + size if target else size
+            live = sum(1 for q in range(n) if not folded[q])
+            if prof.limit_raise_cap and bets_in_round >= prof.limit_raise_cap and (live > 2 or prof.limit_cap_headsup):
+                cap_reached = True
+        else:
+            min_to = (2 * target if target else bb) if r003 else B + F if B else F
+            max_to = mine + stack_before
+            if pot_limit:
+                max_to = min(max_to, target + pot + owed)
+        all_max = mine + stack_before
+        min_to = min(min_to, all_max)
+        max_to = min(max_to, all_max)
+        players_to_act = sum(1 for q in range(n) if q != i and needs_to_act(q))
+        facing = ring[last_aggr] if last_aggr >= 0 else None
+        pot_before = pot
+        full_before = F
+
+        # ---- apply and check ------------------------------------------------------------------
+        raise_to: int | None = None
+        if kind is Kind.FOLD:
+            folded[i] = True
+        elif kind is Kind.CHECK:
+            if owed > 0 and stack_before > 0:
+                add(
+                    Finding(
+                        hid,
+                        a.seq,
+                        "ACTION.ILLEGAL_CHECK",
+                        ERROR,
+                        False,
+                        None,
+                        f"call {fmt(to_call)} or fold",
+                        "check",
+                        f"{a.player} checked while facing {fmt(owed)} to call.",
+                    )
+                )
+        elif kind is Kind.CALL:
+            if c < to_call and c < stack_before:
+                out.append(
+                    _undercall(
+                        hand,
+                        prof,
+                        a,
+                        c,
+                        to_call,
+                        B=B,
+                        call_basis=call_basis,
+                        mine=mine,
+                        folded=folded,
+                        bets=bets_in_round,
+                    )
+                )
+            elif c > to_call:
+                add(
+                    Finding(
+                        hid,
+                        a.seq,
+                        "DATA.CALL_AMOUNT",
+                        WARNING,
+                        False,
+                        None,
+                        f"call {fmt(to_call)}",
+                        f"call {fmt(c)}",
+                        f"{a.player}'s call put in {fmt(c)} but only {fmt(to_call)} was owed.",
+                    )
+                )
+        else:  # bet or raise
+            raise_to = mine + c
+            goes_allin = c >= stack_before
+            if raise_to <= B:
+                add(
+                    Finding(
+                        hid,
+                        a.seq,
+                        "DATA.RAISE_NOT_ABOVE_BET",
+                        WARNING,
+                        False,
+                        None,
+                        f"raise above {fmt(B)}",
+                        f"{kind} to {fmt(raise_to)}",
+                        f"{a.player}'s {kind} to {fmt(raise_to)} does not exceed the current bet {fmt(B)}.",
+                    )
+                )
+            else:
+                if not reopened:
+                    out.append(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=level[i], to_call=to_call))
+                elif cap_reached:
+                    add(
+                        Finding(
+                            hid,
+                            a.seq,
+                            "BET.LIMIT_RAISE_CAP",
+                            ERROR,
+                            False,
+                            None,
+                            f"at most {prof.limit_raise_cap} bets per round",
+                            f"bet number {bets_in_round + 1}",
+                            f"{a.player} raised after the round was capped at {prof.limit_raise_cap} bets."
+                            + cite("BET.LIMIT_RAISE_CAP"),
+                        )
+                    )
+                if reopened and raise_to < min_to and not goes_allin:
+                    out.extend(_below_min(hand, prof, a, raise_to, target, B=B, F=F, min_to=min_to, limit=limit))
+                if raise_to > max_to and (pot_limit or limit):
+                    rule = "BET.POT_LIMIT_MAX" if pot_limit else "BET.LIMIT_SIZE"
+                    basis = "B + pot + call" if pot_limit else "the fixed bet size"
+                    add(
+                        Finding(
+                            hid,
+                            a.seq,
+                            rule,
+                            ERROR,
+                            False,
+                            None,
+                            f"raise to at most {fmt(max_to)} ({basis})",
+                            f"{kind} to {fmt(raise_to)}",
+                            f"{a.player}'s {kind} to {fmt(raise_to)} is above the maximum {fmt(max_to)}." + cite(rule),
+                        )
+                    )
+                # update the betting state (rules_matrix §3.1)
+                inc = raise_to - B
+                if r003:
+                    if B == 0:
+                        counted = raise_to >= bb or not goes_allin
+                        if goes_allin and raise_to < bb and prof.short_open_allin_call_basis == "bb":
+                            call_basis = bb
+                    else:
+                        counted = not goes_allin or raise_to * prof.allin_raise_den >= B * prof.allin_raise_num
+                    if counted:
+                        reopen_ctr += 1
+                        F = max(F, inc) if B else max(bb, raise_to)
+                elif inc >= F or not goes_allin:
+                    F = max(F, inc)
+                    reopen_ctr += 1
+                B = raise_to
+                bets_in_round += 1
+                last_aggr = i
+        if c:
+            behind[i] -= c
+            contributed[i] += c
+            street_bet[i] += c
+            pot += c
+        if behind[i] <= 0 and kind is not Kind.FOLD and kind is not Kind.CHECK:
+            allin[i] = True
+        level[i] = B
+        acted_ctr[i] = reopen_ctr
+        states.append(
+            ActionState(
+                hid,
+                a.seq,
+                a.player,
+                str(street),
+                positions[i],
+                str(kind),
+                c,
+                raise_to,
+                to_call,
+                target,
+                min_to if can_raise else None,
+                max_to if can_raise else None,
+                full_before,
+                reopened,
+                pot_before,
+                players_to_act,
+                stack_before,
+                mine,
+                facing,
+                allin[i],
+            )
+        )
+        if sitout:
+            expected = -2
+        else:
+            expected = next_to_act(i) if a.seq > last_post_seq else -2
+            decided = True
+
+    for q in range(n):
+        if contributed[q] > stacks[q]:
+            add(
+                Finding(
+                    hid,
+                    None,
+                    "POT.CHIP_CONSERVATION",
+                    ERROR,
+                    False,
+                    None,
+                    f"at most {fmt(stacks[q])} (starting stack)",
+                    f"put in {fmt(contributed[q])}",
+                    f"{ring[q]} put in {fmt(contributed[q])}, more than the {fmt(stacks[q])} they started with.",
+                )
+            )
+    return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player)
+
+
+def _undercall(
+    hand: Hand,
+    prof: Profile,
+    a: Action,
+    c: int,
+    to_call: int,
+    *,
+    B: int,
+    call_basis: int,
+    mine: int,
+    folded: list[bool],
+    bets: int,
+) -> Finding:
+    """A call that put in less than owed and stood (the player is not all-in).
+
+    In a resolved hand history a partial call that stands is an error under every rulebook
+    (rules_matrix §3.3); where the book leaves the raw undercall to the floor, the allowed rulings
+    are listed (full call, or forfeit and fold), neither of which is what happened.
+    """
+    hid = hand.hand_id
+    if call_basis > B and mine + c >= B:
+        return Finding(
+            hid,
+            a.seq,
+            "BET.MIN_ALLIN_BELOW_BB",
+            ERROR,
+            False,
+            None,
+            f"call {fmt(to_call)} (one big blind)",
+            f"call {fmt(c)}",
+            f"After an opening all-in smaller than the big blind, {a.player}'s call must be based on the big"
+            f" blind ({fmt(call_basis)}), not the all-in amount." + prof.cite("BET.MIN_ALLIN_BELOW_BB"),
+        )
+    live = sum(1 for f in folded if not f)
+    mandatory = (bets <= 1 and live > 2) or live == 2
+    msg = f"{a.player} put in {fmt(c)} facing {fmt(to_call)} and stayed in the hand for less than the call."
+    if prof.undercall in ("software_enforced", "lower_value_chip_is_call") or (
+        prof.undercall == "mandatory_cases" and mandatory
+    ):
+        return Finding(
+            hid,
+            a.seq,
+            "UNDERCALL.FULL_CALL",
+            ERROR,
+            False,
+            None,
+            f"full call {fmt(to_call)}",
+            f"call {fmt(c)} stood",
+            msg + prof.cite("UNDERCALL.FULL_CALL"),
+        )
+    return Finding(
+        hid,
+        a.seq,
+        "UNDERCALL.FULL_CALL",
+        ERROR,
+        False,
+        "full_call|forfeit_undercall_and_fold",
+        f"full call {fmt(to_call)} or forfeit {fmt(c)} and fold (floor's decision)",
+        f"call {fmt(c)} stood",
+        msg
+        + " The floor may rule a full call or a forfeit and fold; a partial call is neither."
+        + prof.cite("UNDERCALL.FULL_CALL"),
+    )
+
+
+def _not_reopened(
+    hand: Hand, prof: Profile, a: Action, raise_to: int, B: int, *, F: int, lvl: int, to_call: int
+) -> Finding:
+    """A raise by a player whose betting was not reopened by the short all-in(s) since they acted."""
+    facing = B - lvl
+    if prof.family == "r003":
+        return Finding(
+            hand.hand_id,
+            a.seq,
+            "ALLIN.RAISE_150PCT",
+            ERROR,
+            False,
+            None,
+            f"call {fmt(to_call)} or fold",
+            f"raise to {fmt(raise_to)}",
+            f"{a.player} re-raised after an all-in below 150% of the previous bet, which is not a raise and"
+            " reopens nothing." + prof.cite("ALLIN.RAISE_150PCT"),
+        )
+    basis = (
+        f"faces {fmt(facing)} since acting at {fmt(lvl)}, less than the full raise {fmt(F)}"
+        if prof.cumulative_short_allins
+        else "no full raise since acting (short all-ins do not add up under this rulebook)"
+    )
+    return Finding(
+        hand.hand_id,
+        a.seq,
+        "ALLIN.SHORT_NO_REOPEN",
+        ERROR,
+        False,
+        None,
+        f"call {fmt(to_call)} or fold",
+        f"raise to {fmt(raise_to)}",
+        f"{a.player} already acted and {basis}, so betting was not reopened: they may only call or fold."
+        + prof.cite("ALLIN.SHORT_NO_REOPEN"),
+    )
+
+
+def _below_min(
+    hand: Hand, prof: Profile, a: Action, raise_to: int, target: int, *, B: int, F: int, min_to: int, limit: bool
+) -> list[Finding]:
+    """A non-all-in bet or raise below the minimum that stood."""
+    hid = hand.hand_id
+    if B == 0 and not limit:
+        return [
+            Finding(
+                hid,
+                a.seq,
+                "BET.MIN_BET",
+                ERROR,
+                False,
+                None,
+                f"bet at least {fmt(min_to)} (one big blind)",
+                f"bet {fmt(raise_to)}",
+                f"{a.player} opened for {fmt(raise_to)}, less than the big blind, without being all-in."
+                + prof.cite("BET.MIN_BET"),
+            )
+        ]
+    if limit:
+        return [
+            Finding(
+                hid,
+                a.seq,
+                "BET.LIMIT_SIZE",
+                ERROR,
+                False,
+                None,
+                f"raise to {fmt(min_to)}",
+                f"raise to {fmt(raise_to)}",
+                f"{a.player}'s limit raise to {fmt(raise_to)} is not the fixed size.",
+            )
+        ]
+    inc = raise_to - B
+    if prof.family == "r003":
+        basis = f"at least double the previous bet {fmt(target)}"
+    else:
+        basis = f"the current bet {fmt(B)} plus the largest full increment {fmt(F)}"
+    found = [
+        Finding(
+            hid,
+            a.seq,
+            "RAISE.MIN",
+            ERROR,
+            False,
+            None,
+            f"raise to at least {fmt(min_to)} ({basis})",
+            f"raise to {fmt(raise_to)}",
+            f"{a.player} raised to {fmt(raise_to)} without being all-in; the minimum was {fmt(min_to)}, {basis}."
+            + prof.cite("RAISE.MIN"),
+        )
+    ]
+    if prof.fifty_pct_rule:
+        if 2 * inc >= F:
+            found.append(
+                Finding(
+                    hid,
+                    a.seq,
+                    "RAISE.FIFTY_PCT",
+                    INFO,
+                    False,
+                    None,
+                    f"raise to exactly {fmt(min_to)}",
+                    f"raise to {fmt(raise_to)}",
+                    f"The increment {fmt(inc)} is at least 50% of {fmt(F)}: the correct ruling was a full"
+                    f" raise to exactly {fmt(min_to)}." + prof.cite("RAISE.FIFTY_PCT"),
+                )
+            )
+        else:
+            found.append(
+                Finding(
+                    hid,
+                    a.seq,
+                    "RAISE.UNDER_FIFTY_IS_CALL",
+                    INFO,
+                    False,
+                    None,
+                    f"call {fmt(B)}, {fmt(raise_to - B)} returned",
+                    f"raise to {fmt(raise_to)}",
+                    f"The increment {fmt(inc)} is under 50% of {fmt(F)}: without a declared raise the correct"
+                    f" ruling was a call of {fmt(B)} with the excess returned."
+                    + prof.cite("RAISE.UNDER_FIFTY_IS_CALL"),
+                )
+            )
+    return found
