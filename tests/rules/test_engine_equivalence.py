@@ -39,7 +39,9 @@ _STATE_COLS = (
     " max_raise_to, last_full_raise, reopened, pot_before, players_to_act, stack_before, committed_before,"
     " facing_aggressor, all_in, rulebook"
 )
-_VIOL_COLS = "hand_id, action_seq, rule_id, rulebook, severity, house_decision, allowed_outcomes, expected, actual, message"
+_VIOL_COLS = (
+    "hand_id, action_seq, rule_id, rulebook, severity, house_decision, allowed_outcomes, expected, actual, message"
+)
 
 
 def _digest(rows: list[tuple[Any, ...]]) -> str:
