@@ -261,8 +261,12 @@ def _action(player: str, rest: str, b: HandBuilder, money: Money) -> None:
     elif low.startswith(("post now ", "posts now ")):
         b.post(player, Kind.POST_BB, money(rest.rsplit(" ", 1)[1]))
     elif low.startswith(("post dead ", "posts dead ")):
-        # both blinds: the written big blind is live, the small blind goes in dead
-        b.post(player, Kind.POST_BB, money(rest.rsplit(" ", 1)[1]))
+        # both blinds: the written big blind is live, the small blind goes in dead. "post dead
+        # 0.00" (a player who missed only the small blind) posts no live blind: the raise-to that
+        # follows adds its whole amount and the site's total holds just the dead small blind
+        live = money(rest.rsplit(" ", 1)[1])
+        if live:
+            b.post(player, Kind.POST_BB, live)
         if not b.hand.sb:
             raise ParseError("dead small blind posted with no stakes in the header")
         b.post(player, Kind.POST_DEAD, b.hand.sb)

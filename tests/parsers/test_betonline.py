@@ -127,3 +127,13 @@ def test_truncated_hand_is_quarantined_rest_loads(tmp_path: Path) -> None:
 
 def test_sniffing_is_tight() -> None:
     assert foreign_claims(FORMAT) == {}
+
+
+def test_post_dead_of_zero_is_only_the_dead_small_blind() -> None:
+    hands, _ = parse_all(FORMAT, [bol("NLHE-10max-USD-0.25-0.05-201108.txt")])
+    hand = by_id(hands, "betonline:900203618")
+    # "Player5: post dead 0.00", "raises 6.50 to 6.50", "calls 15.62": "Total pot 42.98 | Rake
+    # 2.26" = 45.24 = SB .25 + BB .50 + 22.12 x 2 + .25, so .25 went in dead and no live blind
+    assert [(k, a) for p, k, a in ((x.player, x.kind, x.amount) for x in hand.actions)
+            if p == "Player5" and k.startswith("post")] == [(Kind.POST_DEAD, 25)]
+    assert sum(put_in(hand).values()) == 4524 == hand.site_total_pot
