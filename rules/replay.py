@@ -23,6 +23,9 @@ _LIVE_POST = {Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE}
 _DEAD_POST = {Kind.POST_ANTE, Kind.POST_BB_ANTE, Kind.POST_DEAD}
 _AGGR = {Kind.BET, Kind.RAISE}
 _NONE = -1  # "has not acted on this street" marker in the level list
+_K_SB, _K_BB, _K_STRADDLE = Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE
+_K_FOLD, _K_CHECK, _K_CALL, _K_BET, _K_RAISE = Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE
+_K_RETURN = Kind.UNCALLED_RETURN
 
 
 class ActionState(NamedTuple):
@@ -106,10 +109,18 @@ def ring_order(hand: Hand) -> list[str]:
 
 
 def replay(hand: Hand, prof: Profile) -> Replay:
-    """Replay one hand under one profile: per-decision states plus the betting findings."""
+    """Replay one hand under one profile: per-decision states plus the betting findings.
+
+    Speed (issue 3): the action tuple is unpacked once, kinds are compared by identity, the
+    "who is due" and "who still owes an action" scans are inlined loops over the ring, and the
+    state rows are built with ``tuple.__new__``; the logic is the frozen ``rules.reference.replay``
+    line for line (``tests/rules/test_engine_equivalence.py`` holds them equal).
+    """
     hid = hand.hand_id
+    actions = hand.actions
     ring = ring_order(hand)
     n = len(ring)
+    rng = range(n)
     idx = {p: i for i, p in enumerate(ring)}
     positions = position_labels(n)
     stack_of = {s.player: s.stack for s in hand.seats}
@@ -122,6 +133,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     level = [_NONE] * n  # B when the player last acted on this street
     acted_ctr = [0] * n  # reopen counter when the player last acted on this street
     states: list[ActionState] = []
+    emit = states.append
+    new_state = tuple.__new__
     out: list[Finding] = []
     add = out.append
     cite = prof.cite
@@ -131,8 +144,10 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     r003 = prof.family == "r003"
     cumulative = prof.cumulative_short_allins
     online = prof.key == "ONLINE"
+    cap = prof.limit_raise_cap
+    cap_headsup = prof.limit_cap_headsup
 
-    posted_bb = [a.contribution for a in hand.actions if a.kind is Kind.POST_BB]
+    posted_bb = [a.contribution for a in actions if a.kind is _K_BB]
     bb = hand.bb or (max(posted_bb) if posted_bb else 0)
     small_bet = bb
     if limit:
@@ -141,7 +156,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     bb_player = -1
     sb_player = -1
 
-    last_post_seq = max((a.seq for a in hand.actions if a.kind in _LIVE_POST), default=-1)
+    last_post_seq = max((a.seq for a in actions if a.kind in _LIVE_POST), default=-1)
     street = _PREFLOP
     B = 0  # current bet (street total to match)
     call_basis = 0  # R003 «BET MÍNIMO»: what a caller must match after a sub-BB opening all-in
@@ -155,50 +170,47 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     mississippi = False
     decided = False  # a voluntary decision (other than a sit-out fold) has been taken
 
-    def needs_to_act(q: int) -> bool:
-        return not folded[q] and not allin[q] and (level[q] == _NONE or street_bet[q] < max(B, call_basis))
-
     def next_to_act(after: int) -> int:
+        target = B if call_basis < B else call_basis
         live_free = 0
-        for q in range(n):
+        for q in rng:
             if not folded[q] and not allin[q]:
                 live_free += 1
         for k in range(1, n + 1):
             q = (after + k) % n
-            if needs_to_act(q):
-                if live_free == 1 and street_bet[q] >= max(B, call_basis) and level[q] == _NONE:
+            if not folded[q] and not allin[q] and (level[q] == _NONE or street_bet[q] < target):
+                if live_free == 1 and street_bet[q] >= target and level[q] == _NONE:
                     # everyone else is all-in or folded and this player is matched: no decision left
-                    others_live = sum(1 for r in range(n) if r != q and not folded[r])
-                    if others_live and all(allin[r] for r in range(n) if r != q and not folded[r]):
+                    others_live = sum(1 for r in rng if r != q and not folded[r])
+                    if others_live and all(allin[r] for r in rng if r != q and not folded[r]):
                         return -1
                 return q
         return -1
 
-    for a in hand.actions:
-        kind = a.kind
-        i = idx.get(a.player, -1)
+    for a in actions:
+        seq, a_street, player, kind, amount, _rt, _ai, c, _cards = a
+        i = idx.get(player, -1)
         if i < 0:
             continue
-        c = a.contribution
-        if a.street is not street and a.street is not _SHOWDOWN and kind not in _DEAD_POST:
+        if a_street is not street and a_street is not _SHOWDOWN and kind not in _DEAD_POST:
             # a new betting round
-            if expected >= 0 and not all(folded[q] or q == expected for q in range(n)):
+            if expected >= 0 and not all(folded[q] or q == expected for q in rng):
                 add(
                     Finding(
                         hid,
-                        a.seq,
+                        seq,
                         "ACTION.ORDER",
                         ERROR,
                         False,
                         None,
                         f"{ring[expected]} to act on {street}",
-                        f"{street} closed, {a.street} began",
+                        f"{street} closed, {a_street} began",
                         f"The {street} betting round closed while {ring[expected]} still had to act."
                         + cite("ACTION.ORDER"),
                     )
                 )
-            street = a.street
-            for q in range(n):
+            street = a_street
+            for q in rng:
                 street_bet[q] = 0
                 level[q] = _NONE
                 acted_ctr[q] = 0
@@ -208,25 +220,27 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             last_aggr = -1
             F = 2 * small_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
             expected = next_to_act(n - 1)
-        if kind in _LIVE_POST:
+        if kind is _K_FOLD or kind is _K_CHECK or kind is _K_CALL or kind is _K_BET or kind is _K_RAISE:
+            pass
+        elif kind is _K_SB or kind is _K_BB or kind is _K_STRADDLE:
             behind[i] -= c
             contributed[i] += c
             pot += c
             street_bet[i] += c
             if behind[i] <= 0:
                 allin[i] = True
-            if kind is Kind.POST_BB:
+            if kind is _K_BB:
                 if bb_player < 0:
                     bb_player = i
                     straddle_anchor = i
                 B = max(B, street_bet[i], bb)
                 bets_in_round = max(bets_in_round, 1)
-            elif kind is Kind.POST_SB:
+            elif kind is _K_SB:
                 if sb_player < 0:
                     sb_player = i
                 B = max(B, street_bet[i])
             else:  # straddle: a live blind that raises B and F
-                amount = a.amount if a.amount is not None else c
+                amount = amount if amount is not None else c
                 if n > 2 and i == n - 1 and straddle_anchor != n - 2:
                     mississippi = True
                 elif straddle_anchor >= 0 and i == (straddle_anchor + 1) % n:
@@ -236,28 +250,28 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 bets_in_round += 1
             expected = -2
             continue
-        if kind in _DEAD_POST:
+        elif kind in _DEAD_POST:
             behind[i] -= c
             contributed[i] += c
             pot += c
             if behind[i] <= 0:
                 allin[i] = True
             continue
-        if kind is Kind.UNCALLED_RETURN:
+        elif kind is _K_RETURN:
             bets = sorted(street_bet, reverse=True)
             excess = bets[0] - (bets[1] if n > 1 else 0) if street_bet[i] == bets[0] else 0
-            if -c != excess and a.street is not _SHOWDOWN:
+            if -c != excess and a_street is not _SHOWDOWN:
                 add(
                     Finding(
                         hid,
-                        a.seq,
+                        seq,
                         "POT.UNCALLED_RETURN",
                         ERROR,
                         False,
                         None,
                         f"return {fmt(excess)}",
                         f"returned {fmt(-c)}",
-                        f"{a.player} got {fmt(-c)} back as uncalled, but the unmatched part of the bet was"
+                        f"{player} got {fmt(-c)} back as uncalled, but the unmatched part of the bet was"
                         f" {fmt(excess)}: the uncalled excess goes back, nothing else.",
                     )
                 )
@@ -268,7 +282,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             if behind[i] > 0:
                 allin[i] = False
             continue
-        if kind not in (Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE):
+        else:
             continue  # show, muck, cash-out: no betting state
 
         # ---- a decision: the state the player faced -------------------------------------------
@@ -284,8 +298,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             else:
                 expected = next_to_act(n - 1)
         sitout = False
-        if a.seq < last_post_seq or (
-            online and kind is Kind.FOLD and street is _PREFLOP and not decided and expected != i and level[i] == _NONE
+        lvl_i = level[i]
+        if seq < last_post_seq or (
+            online and kind is _K_FOLD and street is _PREFLOP and not decided and expected != i and lvl_i == _NONE
         ):
             # a fold before the blinds are in, or (online, where software enforces the order) an
             # out-of-turn fold before anyone has decided: the site folding a sitting-out seat at the deal
@@ -296,36 +311,48 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             add(
                 Finding(
                     hid,
-                    a.seq,
+                    seq,
                     "ACTION.ORDER",
                     ERROR,
                     False,
                     None,
                     f"{due} to act",
-                    f"{a.player} acted",
-                    f"{a.player} acted when {due} was due." + cite("ACTION.ORDER"),
+                    f"{player} acted",
+                    f"{player} acted when {due} was due." + cite("ACTION.ORDER"),
                 )
             )
         mine = street_bet[i]
         stack_before = behind[i]
-        target = max(B, call_basis)
-        owed = max(0, target - mine)
-        to_call = min(owed, stack_before)
-        if level[i] == _NONE:
+        target = B if call_basis < B else call_basis
+        owed = target - mine
+        owed = max(owed, 0)
+        to_call = owed if owed < stack_before else stack_before
+        if lvl_i == _NONE:
             reopened = True
         elif cumulative and not r003:
-            reopened = B - level[i] >= F
+            reopened = B - lvl_i >= F
         else:
             reopened = acted_ctr[i] < reopen_ctr
-        others_free = any(not folded[q] and not allin[q] for q in range(n) if q != i)
+        # one pass over the others: anyone free to act (not folded, not all-in), and who still owes
+        others_free = False
+        players_to_act = 0
+        for q in rng:
+            if q != i and not folded[q] and not allin[q]:
+                others_free = True
+                if level[q] == _NONE or street_bet[q] < target:
+                    players_to_act += 1
         can_raise = reopened and stack_before > to_call and others_free
         cap_reached = False
         if limit:
             size = F
             min_to = max_to = target + size if target else size
-            live = sum(1 for q in range(n) if not folded[q])
-            if prof.limit_raise_cap and bets_in_round >= prof.limit_raise_cap and (live > 2 or prof.limit_cap_headsup):
-                cap_reached = True
+            if cap and bets_in_round >= cap:
+                live = 0
+                for q in rng:
+                    if not folded[q]:
+                        live += 1
+                if live > 2 or cap_headsup:
+                    cap_reached = True
         else:
             min_to = (2 * target if target else bb) if r003 else B + F if B else F
             max_to = mine + stack_before
@@ -334,33 +361,32 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         all_max = mine + stack_before
         min_to = min(min_to, all_max)
         max_to = min(max_to, all_max)
-        players_to_act = sum(1 for q in range(n) if q != i and needs_to_act(q))
         facing = ring[last_aggr] if last_aggr >= 0 else None
         pot_before = pot
         full_before = F
 
         # ---- apply and check ------------------------------------------------------------------
         raise_to: int | None = None
-        if kind is Kind.FOLD:
+        if kind is _K_FOLD:
             folded[i] = True
-        elif kind is Kind.CHECK:
+        elif kind is _K_CHECK:
             if owed > 0 and stack_before > 0:
                 add(
                     Finding(
                         hid,
-                        a.seq,
+                        seq,
                         "ACTION.ILLEGAL_CHECK",
                         ERROR,
                         False,
                         None,
                         f"call {fmt(to_call)} or fold",
                         "check",
-                        f"{a.player} checked while facing {fmt(owed)} to call.",
+                        f"{player} checked while facing {fmt(owed)} to call.",
                     )
                 )
-        elif kind is Kind.CALL:
+        elif kind is _K_CALL:
             if c < to_call and c < stack_before:
-                out.append(
+                add(
                     _undercall(
                         hand,
                         prof,
@@ -378,14 +404,14 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 add(
                     Finding(
                         hid,
-                        a.seq,
+                        seq,
                         "DATA.CALL_AMOUNT",
                         WARNING,
                         False,
                         None,
                         f"call {fmt(to_call)}",
                         f"call {fmt(c)}",
-                        f"{a.player}'s call put in {fmt(c)} but only {fmt(to_call)} was owed.",
+                        f"{player}'s call put in {fmt(c)} but only {fmt(to_call)} was owed.",
                     )
                 )
         else:  # bet or raise
@@ -395,31 +421,31 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 add(
                     Finding(
                         hid,
-                        a.seq,
+                        seq,
                         "DATA.RAISE_NOT_ABOVE_BET",
                         WARNING,
                         False,
                         None,
                         f"raise above {fmt(B)}",
                         f"{kind} to {fmt(raise_to)}",
-                        f"{a.player}'s {kind} to {fmt(raise_to)} does not exceed the current bet {fmt(B)}.",
+                        f"{player}'s {kind} to {fmt(raise_to)} does not exceed the current bet {fmt(B)}.",
                     )
                 )
             else:
                 if not reopened:
-                    out.append(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=level[i], to_call=to_call))
+                    add(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=lvl_i, to_call=to_call))
                 elif cap_reached:
                     add(
                         Finding(
                             hid,
-                            a.seq,
+                            seq,
                             "BET.LIMIT_RAISE_CAP",
                             ERROR,
                             False,
                             None,
-                            f"at most {prof.limit_raise_cap} bets per round",
+                            f"at most {cap} bets per round",
                             f"bet number {bets_in_round + 1}",
-                            f"{a.player} raised after the round was capped at {prof.limit_raise_cap} bets."
+                            f"{player} raised after the round was capped at {cap} bets."
                             + cite("BET.LIMIT_RAISE_CAP"),
                         )
                     )
@@ -431,14 +457,14 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     add(
                         Finding(
                             hid,
-                            a.seq,
+                            seq,
                             rule,
                             ERROR,
                             False,
                             None,
                             f"raise to at most {fmt(max_to)} ({basis})",
                             f"{kind} to {fmt(raise_to)}",
-                            f"{a.player}'s {kind} to {fmt(raise_to)} is above the maximum {fmt(max_to)}." + cite(rule),
+                            f"{player}'s {kind} to {fmt(raise_to)} is above the maximum {fmt(max_to)}." + cite(rule),
                         )
                     )
                 # update the betting state (rules_matrix §3.1)
@@ -464,41 +490,44 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             contributed[i] += c
             street_bet[i] += c
             pot += c
-        if behind[i] <= 0 and kind is not Kind.FOLD and kind is not Kind.CHECK:
+        if behind[i] <= 0 and kind is not _K_FOLD and kind is not _K_CHECK:
             allin[i] = True
         level[i] = B
         acted_ctr[i] = reopen_ctr
-        states.append(
-            ActionState(
-                hid,
-                a.seq,
-                a.player,
-                str(street),
-                positions[i],
-                str(kind),
-                c,
-                raise_to,
-                to_call,
-                target,
-                min_to if can_raise else None,
-                max_to if can_raise else None,
-                full_before,
-                reopened,
-                pot_before,
-                players_to_act,
-                stack_before,
-                mine,
-                facing,
-                allin[i],
+        emit(
+            new_state(
+                ActionState,
+                (
+                    hid,
+                    seq,
+                    player,
+                    street.value,
+                    positions[i],
+                    kind.value,
+                    c,
+                    raise_to,
+                    to_call,
+                    target,
+                    min_to if can_raise else None,
+                    max_to if can_raise else None,
+                    full_before,
+                    reopened,
+                    pot_before,
+                    players_to_act,
+                    stack_before,
+                    mine,
+                    facing,
+                    allin[i],
+                ),
             )
         )
         if sitout:
             expected = -2
         else:
-            expected = next_to_act(i) if a.seq > last_post_seq else -2
+            expected = next_to_act(i) if seq > last_post_seq else -2
             decided = True
 
-    for q in range(n):
+    for q in rng:
         if contributed[q] > stacks[q]:
             add(
                 Finding(
