@@ -244,7 +244,7 @@ def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int
         else "cash",
         table_name=str(doc.get("table", doc.get("event", ""))),
         sb=blinds[0],
-        bb=blinds[1] if n > 1 else 0,
+        bb=_limit_bb(doc, betting, scale) or (blinds[1] if n > 1 else 0),
         currency=str(doc.get("currency", "CHIPS")),
         unit_scale=scale,
         source_file=source_file,
@@ -262,6 +262,14 @@ def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int
         boards=[Board(1, "".join(board))] if board else [],
         awards=awards,
     )
+
+
+def _limit_bb(doc: dict[str, Any], betting: str, scale: int) -> int:
+    """Fixed limit: the model's bb is the small bet, which PHH writes as ``small_bet`` (a
+    one-blind structure such as WSOP 2023 PPC FO/8 hand 76 writes no second blind at all)."""
+    if betting != "FL" or doc.get("small_bet") is None:
+        return 0
+    return _units(doc["small_bet"], scale, "small bet")
 
 
 def _apply(bet: Betting, raw: str, line_no: int, *, names: list[str], dealt: dict[str, str],

@@ -187,3 +187,11 @@ def test_sniffing_is_by_content():
     assert all(_sniffs(f) for f in _files()[:200])
     spec_pages = real_data("phh-std_spec")
     assert not any(_sniffs(f) for f in spec_pages.iterdir() if f.is_file())  # PHH quoted in prose
+
+
+def test_fixed_limit_bb_is_the_written_small_bet():
+    # FO/8 with a single blind: "blinds_or_straddles = [250000, 0, 0, 0]", "small_bet = 250000";
+    # the model's bb is the small bet (was 0, so every limit bet looked oversized)
+    path = real_data("phh_pokerkit_history", "data", "wsop", "2023", "43", "5", "76.phh")
+    (hand,) = [h for h in FORMAT.parse(path) if isinstance(h, Hand)]
+    assert (hand.betting, hand.sb, hand.bb) == ("FL", 250000, 250000)
