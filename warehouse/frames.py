@@ -6,7 +6,7 @@ where model objects become columns, so the schema in ``schema.sql`` and the mode
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -113,8 +113,12 @@ def _with_id(hand_id: str, rows: Iterable[tuple[object, ...]]) -> list[tuple[obj
     return [(hand_id, *row) for row in rows]
 
 
-def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "") -> HandFrames:
-    """Columnar frames for a batch of hands (child rows prefixed with their hand_id)."""
+def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "", index: Sequence[int] | None = None) -> HandFrames:
+    """Columnar frames for a batch of hands (child rows prefixed with their hand_id). With
+    ``index`` (one integer per hand), every frame gets a leading ``_hx`` column holding it, as
+    the PokerStars fast path's frames do, so both can be concatenated and filtered by hand."""
+    if index is not None:
+        return _indexed(list(hands), index, file_sha256)
     hand_rows: list[tuple[object, ...]] = []
     seats: list[tuple[object, ...]] = []
     actions: list[tuple[object, ...]] = []
@@ -155,3 +159,32 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "") -> HandFrames:
             for name in TABLE_SCHEMAS
         }
     )
+
+
+def _indexed(hands: list[Hand], index: Sequence[int], file_sha256: str) -> HandFrames:
+    frames = hands_to_frames(hands, file_sha256)
+    hx = pl.DataFrame({"_hx": list(index)}, schema={"_hx": pl.Int64})
+    out: dict[str, pl.DataFrame] = {}
+    for name, frame in frames.tables.items():
+        if name == "hands":
+            out[name] = frame.with_columns(hx["_hx"]).select("_hx", *TABLE_SCHEMAS[name])
+            continue
+        # rows in hand order: the k-th hand's rows come k-th, so number hands by run of hand_id
+        counts = [_child_count(h, name) for h in hands]
+        keys = pl.Series("_hx", [k for k, c in zip(index, counts, strict=True) for _ in range(c)], dtype=pl.Int64)
+        out[name] = frame.with_columns(keys).select("_hx", *TABLE_SCHEMAS[name])
+    return HandFrames(out)
+
+
+def _child_count(hand: Hand, table: str) -> int:
+    return len(getattr(hand, _CHILD_ATTR[table]))
+
+
+_CHILD_ATTR = {
+    "seats": "seats",
+    "actions": "actions",
+    "hole_cards": "hole_cards",
+    "boards": "boards",
+    "pots": "pots",
+    "awards": "awards",
+}

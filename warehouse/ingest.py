@@ -43,9 +43,9 @@ from .reconcile import reconcile_frames
 DEFAULT_BATCH_HANDS = 20_000
 #: files that are never hand histories (licences, docs, fpdb's expected outputs)
 IGNORED_SUFFIXES = frozenset({".md", ".rst", ".py", ".pyc", ".hp", ".hands", ".gt", ".json_expected"})
-_QUARANTINE_SCHEMA = {
-    "file_sha256": pl.String, "source_file": pl.String, "byte_offset": pl.Int64, "format": pl.String,
-    "reason": pl.String, "category": pl.String, "raw_text": pl.String, "quarantined_at": pl.Datetime("us"),
+_QUARANTINE_SCHEMA: dict[str, pl.DataType] = {
+    "file_sha256": pl.String(), "source_file": pl.String(), "byte_offset": pl.Int64(), "format": pl.String(),
+    "reason": pl.String(), "category": pl.String(), "raw_text": pl.String(), "quarantined_at": pl.Datetime("us"),
 }  # fmt: skip
 IGNORED_NAMES = frozenset({"LICENSE", "LICENSE.TXT", "LICENSE.txt", "README", "PROVENANCE.txt"})
 
@@ -277,7 +277,9 @@ class _Loader:
                 con.unregister("batch_rows")
             stored = recon if all_new else recon.filter(pl.col("hand_id").is_in(new_set.implode()))
             self.summary.unreconciled += stored.filter(pl.col("status") == "mismatch").height
-            stored_hands = frames["hands"] if all_new else frames["hands"].filter(pl.col("hand_id").is_in(new_set.implode()))
+            stored_hands = frames["hands"]
+            if not all_new:
+                stored_hands = stored_hands.filter(pl.col("hand_id").is_in(new_set.implode()))
             for sha, count in stored_hands.group_by("file_sha256").len().iter_rows():
                 self.pending[sha].new_hands += count
         if self.quarantine:

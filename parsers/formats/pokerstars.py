@@ -29,10 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
+import polars as pl
+
 from parsers.base import TextHandFormat, guarded_parse
+from parsers.formats.pokerstars_fast import UNSAFE_BYTES, UNSAFE_CHARS, parse_chunk
 from parsers.formats.pokerstars_header import HOLE_COUNT, START_RE, parse_header, parse_table
 from parsers.model import (
     Action,
@@ -168,6 +172,8 @@ def _split_archive_lines(lines: Iterator[Line]) -> Iterator[Line]:
 
 
 _CHUNK = 1 << 20
+#: bytes of hands per vectorised chunk (a few thousand hands: amortises polars' per-call cost)
+_FAST_CHUNK = 8 << 20
 _START_BYTES = re.compile(
     rb"^[ \t]*(?:PokerStars|POKERSTARS) (?:Zoom |ZOOM |Home Game |HOME GAME |Rush )?"
     rb"(?:Hand|Game|HAND|GAME|Tournament|TOURNAMENT) #",
@@ -188,6 +194,50 @@ def _make_block(data: bytes, offset: int, encoding: str) -> Block | None:
     if not lines:
         return None
     return Block(offset, len(data), lines)
+
+
+def _iter_hand_bytes(
+    path: Path, encoding: str, bom: int, chunk_bytes: int
+) -> Iterator[Quarantined | list[tuple[int, bytes]]]:
+    """The file's hands as (file offset, bytes), a buffer of ``chunk_bytes`` at a time, cut at
+    hand starts; text before the first hand is quarantined unless it is only banners."""
+    source = str(path)
+    with path.open("rb") as fh:
+        fh.seek(bom)
+        base = bom  # file offset of buf[0]
+        buf = b""
+        first = True
+        while True:
+            chunk = fh.read(chunk_bytes)
+            buf = buf + chunk if buf else chunk
+            starts = [m.start() for m in _START_BYTES.finditer(buf)]
+            if chunk and len(starts) < 2 and not (first and starts and starts[0] > 0):
+                continue  # no complete hand in the buffer yet
+            end = starts[-1] if chunk and starts else len(buf)
+            if first:
+                first = False
+                pre = buf[: starts[0]] if starts else buf[:end]
+                if pre:
+                    block = _make_block(pre, base, encoding)
+                    if block is not None and not all(_is_separator(t) for t in block.lines):
+                        raw = "\n".join(block.lines)
+                        yield Quarantined(source, base, raw, "text outside any hand", "pokerstars")
+            bounds = [s for s in starts if s < end] + [end]
+            yield [(base + s, buf[s:e]) for s, e in pairwise(bounds)]
+            if not chunk:
+                return
+            buf = buf[end:]
+            base += end
+
+
+@dataclass
+class StarsChunk:
+    """A chunk of hands: frames (with ``_hx``, the hand's index in the chunk) for the hands the
+    fast path read, and (index, Hand or Quarantined) from the exact parser for the others."""
+
+    tables: dict[str, pl.DataFrame]
+    items: list[tuple[int, Hand | Quarantined]]
+    n_hands: int
 
 
 def _is_separator(text: str) -> bool:
@@ -227,35 +277,60 @@ class PokerStarsFormat(TextHandFormat):
 
     def _parse_chunks(self, path: Path, encoding: str, bom: int) -> Iterator[Hand | Quarantined]:
         source = str(path)
+        for item in _iter_hand_bytes(path, encoding, bom, _CHUNK):
+            if isinstance(item, Quarantined):
+                yield item
+                continue
+            for offset, data in item:
+                block = _make_block(data, offset, encoding)
+                if block is not None:
+                    yield from guarded_parse(self, block, source)
+
+    def iter_chunks(self, path: Path, chunk_bytes: int = _FAST_CHUNK) -> Iterator[StarsChunk | Hand | Quarantined]:
+        """Like ``parse`` but in columnar chunks: each ``StarsChunk`` holds warehouse frames for
+        the hands the vectorised fast path read, plus the exact parser's output for the rest.
+        UTF-16 and old Mac files are streamed hand by hand as ``parse`` does."""
         with path.open("rb") as fh:
-            fh.seek(bom)
-            base = bom  # file offset of buf[0]
-            buf = b""
-            first = True
-            while True:
-                chunk = fh.read(_CHUNK)
-                buf = buf + chunk if buf else chunk
-                starts = [m.start() for m in _START_BYTES.finditer(buf)]
-                if chunk and len(starts) < 2 and not (first and starts and starts[0] > 0):
-                    continue  # no complete hand in the buffer yet
-                end = starts[-1] if chunk and starts else len(buf)
-                if first:
-                    first = False
-                    pre = buf[: starts[0]] if starts else buf[:end]
-                    if pre:
-                        block = _make_block(pre, base, encoding)
-                        if block is not None and not all(_is_separator(t) for t in block.lines):
-                            raw = "\n".join(block.lines)
-                            yield Quarantined(source, base, raw, "text outside any hand", self.name)
-                bounds = [s for s in starts if s < end] + [end]
-                for s, e in pairwise(bounds):
-                    block = _make_block(buf[s:e], base + s, encoding)
-                    if block is not None:
-                        yield from guarded_parse(self, block, source)
-                if not chunk:
-                    return
-                buf = buf[end:]
-                base += end
+            head = fh.read(SNIFF_BYTES)
+        encoding, bom = detect_encoding(head)
+        if encoding != "utf-8" or (b"\r" in head and b"\n" not in head):
+            yield from self.parse(path)
+            return
+        source = str(path)
+        for item in _iter_hand_bytes(path, encoding, bom, chunk_bytes):
+            if isinstance(item, Quarantined):
+                yield item
+                continue
+            yield self._fast_chunk(item, encoding, source)
+
+    def _fast_chunk(self, pieces: list[tuple[int, bytes]], encoding: str, source: str) -> StarsChunk:
+        texts: list[str] = []
+        offsets: list[int] = []
+        lengths: list[int] = []
+        slow: list[tuple[int, bytes]] = []  # (chunk index, bytes) for the exact parser
+        # one scan of the whole buffer for characters the fast path leaves to the parser
+        whole = b"".join(data for _, data in pieces)
+        suspect = any(b in whole for b in UNSAFE_BYTES)
+        del whole
+        for offset, data in pieces:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                text = ""
+            if not text or (suspect and any(ch in text for ch in UNSAFE_CHARS)):
+                slow.append((len(texts), data))
+                text = ""  # a placeholder row: never read (its index is in fallback)
+            texts.append(text)
+            offsets.append(offset)
+            lengths.append(len(data))
+        fast = parse_chunk(texts, offsets, lengths, source)
+        redo = set(fast.fallback) | {i for i, _ in slow}
+        items: list[tuple[int, Hand | Quarantined]] = []
+        for i in sorted(redo):
+            block = _make_block(pieces[i][1], offsets[i], encoding)
+            if block is not None:
+                items.extend((i, out) for out in guarded_parse(self, block, source))
+        return StarsChunk(fast.tables, items, len(pieces))
 
     def _parse_lines(self, path: Path) -> Iterator[Hand | Quarantined]:
         source = str(path)
