@@ -139,7 +139,7 @@ def _squeeze(sim: HandSim, i: int, v: View, honest: Decision, partners: list[int
         between = [j for j, kind, _ in log[k + 1 :] if j in outsiders and kind == CALL]
         if between:
             _log(sim, i, "squeeze_reraise", partners)
-            return RAISE, max(v.min_to, min(v.max_to, v.cur_bet * 3 + v.pot // 2))
+            return RAISE, max(v.min_to, min(v.max_to, v.cur_bet * 4 + v.pot))
     last = sim.street_log[-1] if sim.street_log else None
     called = any(j in outsiders and kind == CALL for j, kind, _ in sim.street_log)
     whipsaw = v.to_call > 0 and v.can_raise and last is not None and last[0] in partners and last[1] == RAISE

@@ -74,7 +74,7 @@ def make_population(n_players: int, rng: random.Random, n_teams: int | None = No
         return got
 
     confounders: list[tuple[str, list[str]]] = []
-    for _ in range(max(2, n_players // 60)):
+    for _ in range(max(3, n_players // 40)):
         a, b = take(2)
         a.buddies, b.buddies = (b.name,), (a.name,)
         a.confounder = b.confounder = "friends"

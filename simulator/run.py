@@ -96,7 +96,7 @@ class Night:
 
     # -- seating -------------------------------------------------------------------------------
     def _free(self, p: SimPlayer, table: Table) -> bool:
-        limit = 1 if p.team is not None else p.style.max_tables  # teams play one table, together
+        limit = 1 if p.buddies else p.style.max_tables  # teams and friends play one table, together
         return self.seated[p.name] < limit and all(s is not p for s in table.seats)
 
     def _pick(self, table: Table) -> SimPlayer | None:
@@ -109,8 +109,8 @@ class Night:
                         return b
         for _ in range(8):
             p = rng.choices(self.pop.players, self.weights)[0]
-            apart = p.team is not None and any(self.seated[b] for b in p.buddies)
-            if self._free(p, table) and not (apart and rng.random() < 0.9):  # teams join partners
+            apart = any(self.seated[b] for b in p.buddies)
+            if self._free(p, table) and not (apart and rng.random() < 0.9):  # join your partner instead
                 return p
         return None
 

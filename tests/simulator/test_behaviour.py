@@ -75,6 +75,9 @@ def test_chip_dumping_moves_chips_one_way(night: Night) -> None:
         if len(pair) != 2:
             continue
         a, b = sorted(pair)
+        voluntary = {x.player for x in hand.actions if x.kind in (Kind.CALL, Kind.BET, Kind.RAISE)}
+        if not pair <= voluntary:
+            continue  # a walk or a blind folded: nothing was contested
         net = _net(hand)
         if a in roles and b in roles and roles[a][0] == roles[b][0] and roles[a][1] != roles[b][1]:
             receiver = a if roles[a][1] == "receiver" else b
