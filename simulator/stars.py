@@ -96,12 +96,17 @@ def write_hand(rec: HandRecord, operator: bool) -> str:
     descs: dict[int, str] = {}
     if rec.shown:
         out.append("*** SHOW DOWN ***")
-        for i in rec.shown:
-            descs[i] = describe((*rec.holes[i], *board))
-            out.append(f"{names[i]}: shows {cards_text(rec.holes[i])} ({descs[i]})")
-        for pot_no, w, amt in sorted(rec.awards, key=lambda a: -a[0]):
+        # as PokerStars does: from the last side pot down, its contenders show, then it is paid
+        for pot_no in range(len(rec.pots) - 1, -1, -1):
+            eligible = set(rec.pots[pot_no][1])
+            for i in rec.shown:
+                if i in eligible and i not in descs:
+                    descs[i] = describe((*rec.holes[i], *board))
+                    out.append(f"{names[i]}: shows {cards_text(rec.holes[i])} ({descs[i]})")
             where = pot_names[pot_no] if multi else "pot"
-            out.append(f"{names[w]} collected {money(amt)} from {where}")
+            out.extend(
+                f"{names[w]} collected {money(amt)} from {where}" for p, w, amt in rec.awards if p == pot_no
+            )
     else:
         _, w, amt = rec.awards[0]
         out.append(f"{names[w]} collected {money(amt)} from pot")
