@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from itertools import combinations
 from pathlib import Path
 
+from . import phh
 from .engine import HandRecord, SimPlayer, TableInfo, play_hand
 from .population import Population, make_population
 from .stars import write_hand
@@ -186,13 +187,18 @@ class Night:
         play_hand(rec, deck, self.rng)
         for idx, k in enumerate(order):
             table.stacks[k] = rec.final[idx]
-        table.hands.append(write_hand(rec, self.cfg.operator_mode))
+        if self.cfg.fmt == "phh":
+            event = f"Floorman simulation seed {self.cfg.seed}"
+            table.hands.append(phh.write_hand(rec, len(table.hands) + 1, event))
+            hand_id = phh.hand_id(rec, event)
+        else:
+            table.hands.append(write_hand(rec, self.cfg.operator_mode))
+            hand_id = f"pokerstars:{rec.hand_no}"
         if table.first_hand_at is None:
             table.first_hand_at = when
         names = sorted(p.name for p in rec.players)
         for a, b in combinations(names, 2):
             self.together[(a, b)] += 1
-        hand_id = f"pokerstars:{rec.hand_no}"
         for team, act, who in rec.acts:
             self.evidence.setdefault(team, []).append({"hand_id": hand_id, "act": act, "players": list(who)})
         if self.keep:
@@ -246,7 +252,7 @@ class Night:
             "hands": self.cfg.hands,
             "format": self.cfg.fmt,
             "operator_mode": self.cfg.operator_mode,
-            "site": "pokerstars",
+            "site": "pokerstars" if self.cfg.fmt == "pokerstars" else "phh",
             "teams": truth_teams,
             "confounders": [{"kind": kind, "players": names} for kind, names in pop.confounders],
             "players": {
@@ -275,8 +281,8 @@ def file_name(table: Table) -> str:
 
 def simulate(cfg: Config, out: Path, truth_path: Path, keep_records: bool = False) -> Result:
     """Play ``cfg.hands`` hands, write one file per table into ``out`` and the truth JSON."""
-    if cfg.fmt != "pokerstars":
-        raise NotImplementedError(f"output format {cfg.fmt!r} is not written yet (only 'pokerstars')")
+    if cfg.fmt not in ("pokerstars", "phh"):
+        raise ValueError(f"unknown output format {cfg.fmt!r} (pokerstars or phh)")
     night = Night(cfg, keep_records)
     tables = night.run()
     out.mkdir(parents=True, exist_ok=True)
@@ -284,10 +290,14 @@ def simulate(cfg: Config, out: Path, truth_path: Path, keep_records: bool = Fals
     for table in tables:
         if not table.hands:
             continue
-        path = out / file_name(table)
+        name = file_name(table)
+        if cfg.fmt == "phh":
+            name = name.removesuffix(".txt").replace("$", "") + ".phhs"
+        path = out / name
         with path.open("w", encoding="utf-8", newline="\n") as fh:
-            fh.write("\n\n\n".join(table.hands))
-            fh.write("\n\n\n")
+            sep = "\n\n" if cfg.fmt == "phh" else "\n\n\n"
+            fh.write(sep.join(table.hands))
+            fh.write(sep)
         files.append(path)
     truth = night.truth(tables)
     truth_path.parent.mkdir(parents=True, exist_ok=True)
