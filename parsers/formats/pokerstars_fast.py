@@ -40,7 +40,6 @@ _HEADER_SPLIT = (
 _DATE = r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})"
 _DATE_STRICT = rf"^{_DATE} ([A-Z]{{2,4}})(?: \[{_DATE} ET\])?$"
 _TABLE = r"^Table '(.*)'(?: (\d+)-[mM]ax)?( \(Play Money\))?(?: \([^)]*\))? Seat #(\d+) is the button"
-_SEAT = r"^Seat (\d+): (.+) \((.+?) in chips(?:, [^)]*)?\)(.*)$"
 _MARKER = r"^\*\*\* (HOLE CARDS|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY) \*\*\*((?: \[[^\[\]]*\])*)$"
 _TOTAL_STRICT = r"^Total pot [^ ]+(?: Main pot [^ ]+\.(?: Side pot(?:-[0-9]+)? [^ ]+\.)*)?$"
 _POT_ITEM = r"(?:Main pot|Side pot(?:-[0-9]+)?) [^ ]+\."
@@ -97,6 +96,8 @@ _VERBS = [
     ("shows ", "show"),
     ("mucks ", "muck"),
 ]
+_WORD_KINDS = {"calls": "call", "bets": "bet", "raises": "raise", "shows": "show", "mucks": "muck"}
+_AMOUNT_KINDS = ["call", "bet", "raise", "post_sb", "post_bb", "post_ante", "post_straddle"]
 _STREET_NO = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "showdown": 4}
 
 
@@ -267,15 +268,47 @@ def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source
         _cum_sum_in_hand((~pl.col("t").str.starts_with("Seat ")).cast(pl.Int32), _first()).alias("nonseat"),
     )
     seat_lines = body.filter(pl.col("nonseat") == 0).join(scale_of, on="_hx", how="inner")
-    sg = pl.col("t").str.extract_groups(_SEAT)
-    seats = seat_lines.select(
+    # "Seat N: NAME (STACK in chips[, ...])TAIL" by literal splits (a regex with captures costs
+    # ~1.5 us a line): NAME ends at the last " (" before the only " in chips", as the parser's
+    # greedy regex reads it; a second " in chips" is ambiguous -> the parser
+    t = pl.col("t")
+    seats = seat_lines.with_columns(
+        t.str.splitn(" in chips", 2).alias("c"),
+        (t.str.count_matches(" in chips", literal=True) == 1).alias("plain"),
+    ).with_columns(
+        pl.col("c").struct.field("field_0").alias("pre"),
+        pl.col("c").struct.field("field_1").alias("tail0"),
+    ).with_columns(pl.col("pre").str.count_matches(" (", literal=True).alias("parens"))
+    # one " (" (almost every line): a plain split; names with brackets: split at the last one
+    one = seats.filter(pl.col("parens") <= 1).with_columns(pl.col("pre").str.splitn(" (", 2).alias("r")).with_columns(
+        pl.col("r").struct.field("field_1").alias("stack_text"), pl.col("r").struct.field("field_0").alias("head")
+    )
+    many = seats.filter(pl.col("parens") > 1).with_columns(
+        pl.col("pre").str.reverse().str.splitn("( ", 2).alias("r")
+    ).with_columns(
+        pl.col("r").struct.field("field_0").str.reverse().alias("stack_text"),
+        pl.col("r").struct.field("field_1").str.reverse().alias("head"),
+    )  # fmt: skip
+    seats = pl.concat([one, many]).sort("_hx", "j").with_columns(
+        pl.col("head").str.strip_prefix("Seat ").str.splitn(": ", 2).alias("a")
+    ).with_columns(
+        pl.col("a").struct.field("field_0").alias("no"),
+        pl.col("a").struct.field("field_1").alias("player"),
+    )  # fmt: skip
+    tail0 = pl.col("tail0")
+    seats = seats.select(
         "_hx",
         "j",
-        sg.struct.field("1").cast(pl.Int32, strict=False).alias("seat_no"),
-        sg.struct.field("2").alias("player"),
-        _money(sg.struct.field("3"), pl.col("scale")).alias("stack"),
-        (sg.struct.field("4").str.strip_chars() != "").alias("sitting_out"),
-    )
+        pl.when(pl.col("plain") & pl.col("no").str.contains(r"^[0-9]+$") & (pl.col("player") != "")
+                & (pl.col("stack_text") != "") & t.str.starts_with("Seat "))
+        .then(pl.col("no").cast(pl.Int32, strict=False)).alias("seat_no"),
+        "player",
+        _money(pl.col("stack_text"), pl.col("scale")).alias("stack"),
+        pl.when(tail0.str.starts_with(")")).then(tail0.str.slice(1))
+        .when(tail0.str.starts_with(", ")).then(tail0.str.splitn(")", 2).struct.field("field_1"))
+        .alias("tail"),
+    ).with_columns((pl.col("tail").str.strip_chars() != "").alias("sitting_out"))
+    seats = seats.with_columns(pl.when(pl.col("tail").is_not_null()).then(pl.col("seat_no")).alias("seat_no"))
     bad.append(seats.filter(pl.col("seat_no").is_null() | pl.col("stack").is_null()).get_column("_hx"))
     seats = seats.filter(pl.col("seat_no").is_not_null())
     names = seats.select("_hx", "player").unique().with_row_index("pid")
@@ -357,52 +390,75 @@ def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source
     # "<verb> <amount>[ to <amount>][ and is all-in]": split on the first " and ", as the parser
     # (staged columns: eager polars would recompute a shared sub-expression at every use)
     v = pl.col("verb")
-    # the first matching prefix wins, as in the parser's chain of startswith tests
-    kind_expr = pl.coalesce([pl.when(v.str.starts_with(w)).then(pl.lit(kd)) for w, kd in _VERBS])
-    plen_expr = pl.coalesce([pl.when(v.str.starts_with(w)).then(pl.lit(len(w))) for w, _ in _VERBS])
+    # the verb's first word decides (the parser's startswith tests, e.g. "calls " needs its
+    # space); posts by their wording. One lookup instead of a chain of when/then columns.
     named = named.with_columns(
-        pl.coalesce(
-            kind_expr,
-            pl.when(v.is_in(_IGNORED_VERBS) | v.str.starts_with("is sitting out")).then(pl.lit("skip")),
-        ).alias("kind"),
-        plen_expr.fill_null(0).alias("plen"),
-        v.str.starts_with("posts small & big blinds ").alias("both"),
-        v.str.splitn(" and ", 2).alias("and_sp"),
-        v.str.splitn("[", 2).struct.field("field_1").str.splitn("]", 2).alias("br_sp"),
+        v.str.splitn(" ", 2).alias("w"),
+        v.str.extract(r"^posts (small & big blinds|small blind|big blind|the ante|button blind|straddle) ", 1)
+        .alias("post"),
+    ).with_columns(
+        pl.col("w").struct.field("field_0").alias("word"), pl.col("w").struct.field("field_1").is_not_null().alias("sp")
     )  # fmt: skip
+    word, post = pl.col("word"), pl.col("post")
     named = named.with_columns(
+        pl.when(word.is_in(["folds", "checks"]))
+        .then(word.replace_strict({"folds": "fold", "checks": "check"}, default=None))
+        .when(pl.col("sp") & word.is_in(list(_WORD_KINDS)))
+        .then(word.replace_strict(_WORD_KINDS, default=None))
+        .when(pl.col("sp") & (word == "posts"))
+        .then(post.replace_strict(_POST_KINDS, default=None))
+        .when(v.is_in(_IGNORED_VERBS) | v.str.starts_with("is sitting out")).then(pl.lit("skip"))
+        .alias("kind"),
+        pl.when(word == "posts").then(post.str.len_chars() + 7).otherwise(word.str.len_chars() + 1).alias("plen"),
+        (post == "small & big blinds").fill_null(False).alias("both"),
+    ).drop("w")  # fmt: skip
+    kd = pl.col("kind")
+    bad.append(named.filter(kd.is_null()).get_column("_hx"))
+    # amounts only on the lines that carry one, cards only on shows/mucks (string splits cost
+    # per row: no need to pay them on every fold and check)
+    with_amount = named.filter(kd.is_in(_AMOUNT_KINDS)).with_columns(v.str.splitn(" and ", 2).alias("and_sp"))
+    with_amount = with_amount.with_columns(
         pl.col("and_sp").struct.field("field_0").str.slice(pl.col("plen")).alias("amt"),
         pl.col("and_sp").struct.field("field_1").str.contains("all-in", literal=True).fill_null(False).alias("all_in"),
-        pl.when(pl.col("br_sp").struct.field("field_1").is_not_null())
-        .then(pl.col("br_sp").struct.field("field_0").str.replace_all(" ", "", literal=True)).alias("cards"),
-    ).drop("and_sp", "br_sp")  # fmt: skip
+    )
     amt = pl.col("amt")
-    named = named.with_columns(
-        pl.when(pl.col("kind") == "raise").then(amt.str.splitn(" to ", 2)).alias("to_sp")
+    with_amount = with_amount.with_columns(
+        pl.when(kd == "raise").then(amt.str.splitn(" to ", 2)).alias("to_sp")
     ).with_columns(
-        pl.when(pl.col("kind") == "raise")
-        .then(pl.col("to_sp").struct.field("field_0"))
-        .otherwise(amt)
-        .alias("amt_text"),
+        pl.when(kd == "raise").then(pl.col("to_sp").struct.field("field_0")).otherwise(amt).alias("amt_text"),
         pl.col("to_sp").struct.field("field_1").alias("to_text"),
-    )  # fmt: skip
-    named = named.with_columns(
+    ).with_columns(
         _money(pl.col("amt_text"), pl.col("scale")).alias("amount"),
         _money(pl.col("to_text"), pl.col("scale")).alias("raise_to"),
-    )
-    k = pl.col("kind")
-    needs_amount = k.is_in(["call", "bet", "raise", "post_sb", "post_bb", "post_ante", "post_straddle"])
-    bad.append(
-        named.filter(
-            k.is_null()
-            | (needs_amount & pl.col("amount").is_null())
-            | ((k == "raise") & pl.col("raise_to").is_null())
-            | ((k == "show") & (pl.col("cards").is_null() | (pl.col("cards") == "")))
-        ).get_column("_hx")
     )  # fmt: skip
-    named = named.filter(k.is_not_null() & (k != "skip")).with_columns(
-        pl.when(k == "bet").then(pl.col("amount")).otherwise(pl.col("raise_to")).alias("raise_to"),
+    bad.append(
+        with_amount.filter(pl.col("amount").is_null() | ((kd == "raise") & pl.col("raise_to").is_null()))
+        .get_column("_hx")
+    )  # fmt: skip
+    with_amount = with_amount.with_columns(
+        pl.when(kd == "bet").then(pl.col("amount")).otherwise(pl.col("raise_to")).alias("raise_to"),
+        pl.lit(None, pl.String).alias("cards"),
     )
+    shows = named.filter(kd.is_in(["show", "muck"])).with_columns(
+        v.str.splitn("[", 2).struct.field("field_1").str.splitn("]", 2).alias("br_sp")
+    )
+    shows = shows.with_columns(
+        pl.when(pl.col("br_sp").struct.field("field_1").is_not_null())
+        .then(pl.col("br_sp").struct.field("field_0").str.replace_all(" ", "", literal=True)).alias("cards"),
+    )  # fmt: skip
+    bad.append(shows.filter((kd == "show") & (pl.col("cards").is_null() | (pl.col("cards") == ""))).get_column("_hx"))
+    plain = named.filter(kd.is_in(["fold", "check"])).with_columns(pl.lit(None, pl.String).alias("cards"))
+    no_amount = [
+        pl.lit(None, pl.Int64).alias("amount"), pl.lit(None, pl.Int64).alias("raise_to"), pl.lit(False).alias("all_in")
+    ]  # fmt: skip
+    cols = ["_hx", "j", "street", "player", "pid", "kind", "amount", "raise_to", "all_in", "cards", "both"]
+    named = pl.concat(
+        [
+            with_amount.select(cols),
+            shows.with_columns(no_amount).select(cols),
+            plain.with_columns(no_amount).select(cols),
+        ]
+    ).sort("_hx", "j")
     # uncalled returns
     ug = t.str.extract_groups(r"^Uncalled bet \((.*?)\) returned to (.*)$")
     unc = action_part.filter(pl.col("lk") == "uncalled").with_columns(
@@ -434,24 +490,27 @@ def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source
     )
     dealt = dealt.filter(pl.col("bracket") & pl.col("cards").is_not_null())
     # collected
-    cg = t.str.extract_groups(r"^(.*) collected (.*?) from (.*)$")
     coll = action_part.filter(pl.col("lk") == "collect").with_columns(
-        cg.struct.field("1").alias("player"),
-        _money(cg.struct.field("2"), pl.col("scale")).alias("amount"),
-        pl.col("t").str.extract(r" from (pot|main pot|side pot|side pot-[0-9]+)$", 1).alias("src"),
+        t.str.splitn(" collected ", 2).alias("a"), t.str.count_matches(" collected ", literal=True).alias("n")
+    )
+    coll = coll.with_columns(
+        pl.col("a").struct.field("field_0").alias("player"),
+        pl.col("a").struct.field("field_1").str.splitn(" from ", 2).alias("b"),
+    ).with_columns(
+        _money(pl.col("b").struct.field("field_0"), pl.col("scale")).alias("amount"),
+        pl.col("b").struct.field("field_1").alias("src"),
     )
     coll = coll.join(names.with_columns(pl.lit(True).alias("seated")), on=["_hx", "player"], how="left")
+    src = pl.col("src")
     coll = coll.with_columns(
-        pl.when(pl.col("src").is_in(["pot", "main pot"])).then(0)
-        .when(pl.col("src") == "side pot").then(1)
-        .otherwise(pl.col("src").str.slice(9).cast(pl.Int32, strict=False))
+        pl.when(src.is_in(["pot", "main pot"])).then(0)
+        .when(src == "side pot").then(1)
+        .when(src.str.contains(r"^side pot-[0-9]+$")).then(src.str.slice(9).cast(pl.Int32, strict=False))
         .cast(pl.Int32).alias("pot_no"),
-        cg.struct.field("3").alias("src_all"),
     )  # fmt: skip
     bad.append(
         coll.filter(
-            pl.col("seated").is_null() | pl.col("amount").is_null() | pl.col("pot_no").is_null()
-            | (pl.col("src_all") != pl.col("src")) | pl.col("src_all").is_null()
+            pl.col("seated").is_null() | pl.col("amount").is_null() | pl.col("pot_no").is_null() | (pl.col("n") != 1)
         ).get_column("_hx")
     )  # fmt: skip
 
@@ -573,11 +632,11 @@ def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source
     acts = acts.with_columns(
         simple.alias("simple"), street_no.alias("sn"), pl.int_range(pl.len(), dtype=pl.Int64).alias("row")
     ).with_columns(delta.alias("delta"), (kind == "raise").alias("is_raise"))
-    run = acts.sort("_hx", "sn", "pid", "row")
-    seg = (
-        (pl.col("_hx") != pl.col("_hx").shift(1)) | (pl.col("sn") != pl.col("sn").shift(1))
-        | (pl.col("pid") != pl.col("pid").shift(1))
-    ).fill_null(True)  # fmt: skip
+    # one integer sort key (pid already names the hand): (player, street) runs in line order
+    run = acts.with_columns(
+        ((pl.col("pid").cast(pl.Int64) * 8 + pl.col("sn").cast(pl.Int64)) * (1 << 24) + pl.col("row")).alias("key")
+    ).sort("key") if acts.height < (1 << 24) else acts.sort("pid", "sn", "row")
+    seg = ((pl.col("pid") != pl.col("pid").shift(1)) | (pl.col("sn") != pl.col("sn").shift(1))).fill_null(True)
     block = seg | pl.col("is_raise")
     base = pl.when(pl.col("is_raise")).then(pl.col("raise_to")).when(seg).then(0).otherwise(None).forward_fill()
     run = run.with_columns(seg.alias("seg"), (base + _cum_sum_in_hand(pl.col("delta"), block)).alias("after"))
@@ -703,6 +762,6 @@ def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source
     }  # fmt: skip
     tables = {"hands": hands.select("_hx", *[pl.col(c).cast(d) for c, d in TABLE_SCHEMAS["hands"].items()])}
     for name, frame in children.items():
-        cols = [pl.col(c).cast(d) for c, d in TABLE_SCHEMAS[name].items()]
-        tables[name] = frame.join(ids, on="_hx", how="inner").sort("_hx", maintain_order=True).select("_hx", *cols)
+        typed = [pl.col(c).cast(d) for c, d in TABLE_SCHEMAS[name].items()]
+        tables[name] = frame.join(ids, on="_hx", how="inner").sort("_hx", maintain_order=True).select("_hx", *typed)
     return FastChunk(tables, sorted(fallback.to_list()), hands.height)
