@@ -327,6 +327,9 @@ def ingest_paths(
     batch_hands = int(os.environ.get("FLOORMAN_INGEST_BATCH", batch_hands))
     files = list(iter_input_files(paths))
     con = connect(db_path)
+    threads = os.environ.get("FLOORMAN_DUCKDB_THREADS")  # benchmarks pin DuckDB to one core
+    if threads:
+        con.execute(f"SET threads = {int(threads)}")
     try:
         known = {row[0] for row in con.execute("SELECT sha256 FROM raw_files").fetchall()}
         loader = _Loader(con, summary, batch_hands)

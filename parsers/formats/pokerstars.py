@@ -173,7 +173,7 @@ def _split_archive_lines(lines: Iterator[Line]) -> Iterator[Line]:
 
 _CHUNK = 1 << 20
 #: bytes of hands per vectorised chunk (a few thousand hands: amortises polars' per-call cost)
-_FAST_CHUNK = 8 << 20
+_FAST_CHUNK = 4 << 20
 _START_BYTES = re.compile(
     rb"^[ \t]*(?:PokerStars|POKERSTARS) (?:Zoom |ZOOM |Home Game |HOME GAME |Rush )?"
     rb"(?:Hand|Game|HAND|GAME|Tournament|TOURNAMENT) #",
