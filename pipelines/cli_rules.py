@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 
 from rules.check import check_batches
+from rules.gcpause import collect_between_batches, paused_gc
 from rules.profiles import PROFILE_NAMES, load_mapping
 from rules.store import DEFAULT_BATCH, VIOLATION_FIELDS, ensure_schema, hand_batches, read_violations, write_results
 from warehouse import db
@@ -42,11 +43,13 @@ def run_check(db_path: str, rulebook: str | None, batch_size: int = DEFAULT_BATC
         reader = con.cursor()  # the batch reader keeps its temp table; writes go through ``con``
         batches = hand_batches(reader, batch_size)
         try:
-            for done in check_batches(batches, rulebook=rulebook, mapping=load_mapping()):
-                write_results(con, done, run_id)
-                hands += len(done.hand_ids)
-                states += len(done.states)
-                sev.update(f.severity for f, _ in done.findings)
+            with paused_gc():  # see rules.gcpause: the collector was most of the loading time
+                for done in check_batches(batches, rulebook=rulebook, mapping=load_mapping()):
+                    write_results(con, done, run_id)
+                    hands += len(done.hand_ids)
+                    states += len(done.states)
+                    sev.update(f.severity for f, _ in done.findings)
+                    collect_between_batches()
         finally:
             batches.close()  # drops the order table before the cursor goes
             reader.close()
