@@ -6,6 +6,8 @@ rather than at every decision, so they stay readable as one small function per r
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from parsers.model import Hand, Kind
 
 from .cards import card_ids
@@ -415,6 +417,43 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
 
 def check_deck(hand: Hand, prof: Profile) -> list[Finding]:
     """DECK.DUPLICATE_CARD: a card seen twice across hole cards and boards (run-twice boards share a prefix)."""
+    if not _has_duplicate(hand):
+        return []
+    return _deck_findings(hand, prof)
+
+
+@lru_cache(maxsize=1 << 16)
+def _id_set(text: str) -> frozenset[int]:
+    return frozenset(c for c in card_ids(text) if c is not None)
+
+
+def _has_duplicate(hand: Hand) -> bool:
+    """Whether the sequence ``_deck_findings`` scans (each player's distinct cards, then the
+    boards less a run-twice board's shared prefix) repeats a card: the same test without names."""
+    per_player: dict[str, frozenset[int]] = {}
+    for h in hand.hole_cards:
+        if h.cards:
+            have = per_player.get(h.player)
+            ids = _id_set(h.cards)
+            per_player[h.player] = ids if have is None else have | ids
+    for a in hand.actions:
+        if a.cards and (a.kind is Kind.SHOW or a.kind is Kind.MUCK):
+            have = per_player.get(a.player)
+            ids = _id_set(a.cards)
+            per_player[a.player] = ids if have is None else have | ids
+    seq: list[int] = []
+    for cs in per_player.values():
+        seq.extend(cs)
+    boards = hand.boards
+    if len(boards) > 1:
+        return True  # run-twice boards (rare): the full scan applies the shared-prefix rule itself
+    for b in boards:
+        seq.extend(c for c in card_ids(b.cards) if c is not None)
+    return len(set(seq)) != len(seq)
+
+
+def _deck_findings(hand: Hand, prof: Profile) -> list[Finding]:
+    """The full duplicate scan, naming each duplicate (run only when ``_has_duplicate`` says so)."""
     seen: dict[int, str] = {}
     per_player: dict[str, set[int]] = {}
     for h in hand.hole_cards:

@@ -107,10 +107,12 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
     pots = build_pots(rp.contributed, folded)
     boards = sorted(hand.boards, key=lambda b: b.board_no)
     nboards = max(1, len(boards))
-    board_cards = [[c for c in card_ids(b.cards) if c is not None] for b in boards] or [[]]
     variant = hand.variant
     omaha = variant.startswith("omaha") or variant == "courchevel"
-    cards = _known_cards(hand, ring, 4 if omaha else 2)
+    # cards are read only when a pot is contested (most hands end with one player left)
+    board_cards: list[list[int]] = []
+    cards: dict[int, list[int]] = {}
+    read = False
     hilo = variant.endswith("hilo")
     unit = chip_unit(hand, prof)
     expected = [0] * len(ring)
@@ -120,6 +122,10 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
         if len(elig) == 1:
             expected[elig[0]] += pot.amount
             continue
+        if not read:
+            board_cards = [[c for c in card_ids(b.cards) if c is not None] for b in boards] or [[]]
+            cards = _known_cards(hand, ring, 4 if omaha else 2)
+            read = True
         shares = split(pot.amount, list(range(nboards)), 1) if nboards > 1 else {0: pot.amount}
         for b, share in shares.items():
             board = board_cards[b] if b < len(board_cards) else []

@@ -26,6 +26,8 @@ _NONE = -1  # "has not acted on this street" marker in the level list
 _K_SB, _K_BB, _K_STRADDLE = Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE
 _K_FOLD, _K_CHECK, _K_CALL, _K_BET, _K_RAISE = Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE
 _K_RETURN = Kind.UNCALLED_RETURN
+#: enum → plain str without the enum ``value`` descriptor (a Python-level call per state row)
+_VALUE: dict[Street | Kind, str] = {**{s: str(s) for s in Street}, **{k: str(k) for k in Kind}}
 
 
 class ActionState(NamedTuple):
@@ -501,9 +503,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     hid,
                     seq,
                     player,
-                    street.value,
+                    _VALUE[street],
                     positions[i],
-                    kind.value,
+                    _VALUE[kind],
                     c,
                     raise_to,
                     to_call,
