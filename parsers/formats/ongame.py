@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from parsers.base import TextHandFormat
+from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import HandBuilder, cards, new_hand
 from parsers.model import Hand, Kind, ParseError, Pot, Provenance, Seat, Street
 from parsers.money import to_units
@@ -134,8 +135,10 @@ def _parse(block: Block, source_file: str) -> Hand:
                 b.post(m["name"], Kind.POST_ANTE, amount)
             elif what == "dead blind":
                 b.post(m["name"], Kind.POST_DEAD, amount)
+            elif what == "small blind" or _equal_small_blind(hand, m["name"]):
+                b.post(m["name"], Kind.POST_SB, amount)
             else:
-                b.post(m["name"], Kind.POST_SB if what == "small blind" else Kind.POST_BB, amount)
+                b.post(m["name"], Kind.POST_BB, amount)
         elif m := _DEALT.match(ln):
             hand.hero = m["name"]
             b.hole(m["name"], cards(m["cards"]), Provenance.DEALT)
@@ -167,10 +170,27 @@ def _parse(block: Block, source_file: str) -> Hand:
     if not pots:
         raise ParseError("truncated hand: no pot written")
     hand.seats = [s._replace(final_stack=finals.get(s.player)) for s in hand.seats]
+    if hand.betting == "FL":
+        # the header's "LIMIT ... 0.50/1" are the small and big bets, not the blinds
+        fixed_limit_blinds(hand, hand.sb)
     hand.pots = pots
     hand.site_total_pot = sum(p.amount for p in pots)
     _derive_return(b, hand.site_total_pot)
     return b.finish()
+
+
+def _equal_small_blind(hand: Hand, player: str) -> bool:
+    """A "big blind" post that is really the small blind of an equal-blinds table.
+
+    At "$0.50/$0.50" OnGame may write both blinds as "posts big blind ($0.50)"; the first post of
+    the hand by the first seat clockwise of the button is then the small blind (its seat is the
+    small-blind seat and the written action order starts after the second poster).
+    """
+    if hand.sb != hand.bb or hand.actions or hand.button_seat is None or not hand.seats:
+        return False
+    seats = sorted(s.seat_no for s in hand.seats)
+    after = next((n for n in seats if n > hand.button_seat), seats[0])
+    return any(s.seat_no == after and s.player == player for s in hand.seats)
 
 
 def _act(b: HandBuilder, m: re.Match[str]) -> None:

@@ -79,3 +79,30 @@ def test_truncated_hand_is_quarantined_rest_loads(tmp_path: Path) -> None:
 def test_sniffing_is_tight() -> None:
     assert foreign_claims(FORMAT) == {}
     assert all("OnGame" in str(p) for p in claims(FORMAT))
+
+
+def test_fixed_limit_header_is_the_bet_sizes_blinds_are_the_posts() -> None:
+    # "LIMIT OMAHA_HI $0.05/$0.10": small bet 0.05, big bet 0.10; the hand posts 0.02 and 0.05
+    hand = by_id(parse_one(FORMAT, real_data(*FLOP, "LO-9max-0.05-0.10-201009.Sample.txt")), "ongame:R5-81867677-657")
+    assert (hand.sb, hand.bb) == (2, 5)
+    # "LIMIT TEXAS_HOLDEM $100/$200": "posts small blind ($50)", "posts big blind ($100)"
+    (hu,) = parse_one(FORMAT, real_data(*FLOP, "LHE-HU-USD-100-200-201207.thousand.in.collect.line.txt"))
+    assert (hu.sb, hu.bb, hu.betting) == (5000, 10000, "FL")
+    # no-limit headers are the blinds already: "NO_LIMIT TEXAS_HOLDEM $0.05/$0.10"
+    (nl,) = parse_one(FORMAT, real_data(*FLOP, "NLHE-9max-USD-0.05-0.10-201009.Dead.Small.Blind.txt"))
+    assert (nl.sb, nl.bb, nl.betting) == (5, 10, "NL")
+
+
+def test_equal_blinds_written_as_two_big_blinds() -> None:
+    # "$0.50/$0.50", button seat 8: seat 1 (the small-blind seat) and seat 2 both "post big blind
+    # ($0.50)"; the action then starts at seat 7, so seat 1's post is the small blind
+    hands = parse_one(FORMAT, real_data(*FLOP, "PLO8-USD-0.50-0.50-201111.txt"))
+    first = by_id(hands, "ongame:R5-174523451-25")
+    assert kinds(first, Kind.POST_SB) == [("Player2", 50, 50)]
+    assert kinds(first, Kind.POST_BB) == [("Hero", 50, 50)]
+    # next hand, button seat 1: Hero (seat 2) is the small blind, Player1 (seat 7) the big blind
+    second = by_id(hands, "ongame:R5-174523451-26")
+    assert kinds(second, Kind.POST_SB) == [("Hero", 50, 50)]
+    assert kinds(second, Kind.POST_BB) == [("Player1", 50, 50)]
+    # a "$5/$5" table writes "posts small blind ($5)": still one SB and one BB
+    assert not_ok(_unique(hands)) == {}
