@@ -136,7 +136,19 @@ class Betting:
         excess = top_in - second_in
         if excess <= 0:
             return None
-        return self._push(top, Kind.UNCALLED_RETURN, excess, contribution=-excess)
+        # the return closes the street of the unmatched bet, before any showdown rows (PHH writes
+        # "sm" before dealing the rest of the board of an all-in hand)
+        last_bet = max(i for i, a in enumerate(self.actions) if a.contribution > 0)
+        street = self.actions[last_bet].street
+        at = last_bet + 1
+        while at < len(self.actions) and self.actions[at].street is street \
+                and self.actions[at].kind not in (Kind.SHOW, Kind.MUCK):
+            at += 1
+        ret = self._push(top, Kind.UNCALLED_RETURN, excess, contribution=-excess, street=street)
+        self.actions.pop()
+        self.actions.insert(at, ret)
+        self.actions = [a if a.seq == i else a._replace(seq=i) for i, a in enumerate(self.actions)]
+        return self.actions[at]
 
     def in_hand(self) -> list[str]:
         """Players who have not folded, in seat order."""

@@ -19,6 +19,9 @@ Why these choices:
   award of exactly 0. A negative derived award is never emitted (the reconciliation then shows
   the difference). Without ``finishing_stacks``: ``winnings`` when written, else a fold-out (one
   player left) gives the pot to that player; a showdown without a written result gets no award.
+* Rake: the standard has no rake field; a ``rake`` user field (our simulator's ``--format phh``
+  writes one, after which ``finishing_stacks`` are net of it) is read into ``site_rake`` so the
+  reconciliation checks Σ awards + rake = what was put in. Absent, ``site_rake`` stays None.
 * Variants: hold'em / Omaha (NT, NS, PO, FT, FO/8). Stud, razz and draw games (F7S, F7S/8, FR,
   N2L1D, F2L3D, FB) are quarantined as unsupported: the canonical model has no bring-in,
   up-cards or draws.
@@ -137,7 +140,7 @@ def _scale(doc: dict[str, Any]) -> int:
     values: list[Any] = []
     for key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings"):
         values += list(doc.get(key) or [])
-    for key in ("min_bet", "small_bet", "big_bet", "bring_in"):
+    for key in ("min_bet", "small_bet", "big_bet", "bring_in", "rake"):
         if key in doc:
             values.append(doc[key])
     for action in doc.get("actions") or []:
@@ -261,6 +264,7 @@ def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int
         hole_cards=_hole_cards(names, dealt),
         boards=[Board(1, "".join(board))] if board else [],
         awards=awards,
+        site_rake=_units(doc["rake"], scale, "rake") if doc.get("rake") is not None else None,
     )
 
 

@@ -195,3 +195,52 @@ def test_fixed_limit_bb_is_the_written_small_bet():
     path = real_data("phh_pokerkit_history", "data", "wsop", "2023", "43", "5", "76.phh")
     (hand,) = [h for h in FORMAT.parse(path) if isinstance(h, Hand)]
     assert (hand.betting, hand.sb, hand.bb) == ("FL", 250000, 250000)
+
+
+def test_rake_user_field_is_the_site_rake(tmp_path):
+    """The simulator's ``--format phh`` writes ``rake`` and finishing stacks net of it.
+
+    Independent check: the rake we read must equal what the finishing stacks imply (put in minus
+    the derived awards), and every raked hand then reconciles; real PHH files write no rake.
+    """
+    import tomllib
+
+    from pipelines.cli import main
+
+    out = tmp_path / "phh"
+    assert main(["simulate", "--hands", "120", "--seed", "5", "--out", str(out), "--truth",
+                 str(tmp_path / "truth.json"), "--format", "phh", "--players", "12", "--start", "2026-11-29"]) == 0
+    (path,) = sorted(out.glob("*.phhs"))
+    written = {f"{doc['event']}:table {doc['table']}:{doc['hand']}": doc["rake"]
+               for doc in tomllib.loads(path.read_text()).values()}
+    hands = [h for h in FORMAT.parse(path) if isinstance(h, Hand)]
+    assert len(hands) == len(written) == 120
+    raked = 0
+    for h in hands:
+        implied = sum(a.contribution for a in h.actions) - sum(a.amount for a in h.awards)
+        assert h.site_rake == implied == round(Fraction(str(written[h.site_hand_no])) * 100)
+        raked += implied > 0
+    assert raked > 10
+    frame = reconcile_hands(hands)
+    assert frame.filter(frame["status"] != "ok").height == 0
+    (real,) = FORMAT.parse(real_data("phh_pokerkit_history", "data", "pluribus", "42b", "197.phh"))
+    assert isinstance(real, Hand) and real.site_rake is None
+
+
+def test_derived_uncalled_return_closes_the_street_of_the_bet():
+    """Dwan-Ivey 2009: the shows are written before the turn and river are dealt.
+
+    Dwan has 553,500 - 500 ante - 23,000 - 35,000 = 495,000 on the turn and calls Ivey's raise to
+    1,067,100 all in, so 1,067,100 - 495,000 = 572,100 comes back to Ivey on the turn, before the
+    showdown (not after the river deal, where no bet was made).
+    """
+    (hand,) = FORMAT.parse(real_data("phh_pokerkit_history", "data", "dwan-ivey-2009.phh"))
+    assert isinstance(hand, Hand)
+    tail = [(a.street.value, a.player, a.kind, a.contribution) for a in hand.actions[-4:]]
+    assert tail == [
+        ("turn", "Tom Dwan", Kind.CALL, 495_000 - 232_600),
+        ("turn", "Phil Ivey", Kind.UNCALLED_RETURN, -572_100),
+        ("showdown", "Phil Ivey", Kind.SHOW, 0),
+        ("showdown", "Tom Dwan", Kind.SHOW, 0),
+    ]
+    assert [a.seq for a in hand.actions] == list(range(len(hand.actions)))
