@@ -8,7 +8,7 @@ look-behind across each batch border, so a table split between two batches loses
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from parsers.model import Hand
@@ -42,6 +42,23 @@ def check_hand(hand: Hand, prof: Profile) -> HandCheck:
     return HandCheck(hand, prof, rp, rp.findings + hand_findings(hand, prof, rp))
 
 
+def _book_namer(rulebook: str | None, pmap: ProfileMap) -> Callable[[Hand], str]:
+    """``pmap.name_for``, memoised on the hand fields the map's patterns read (a batch has few tables)."""
+    if rulebook:
+        return lambda _hand: rulebook
+    keys = sorted({key for match, _ in pmap.entries for key, _ in match})
+    seen: dict[tuple[object, ...], str] = {}
+
+    def name_for(hand: Hand) -> str:
+        key = tuple(getattr(hand, k, None) for k in keys)
+        name = seen.get(key)
+        if name is None:
+            name = seen[key] = pmap.name_for(hand)
+        return name
+
+    return name_for
+
+
 def _check_batch(
     hands: list[Hand], rulebook: str | None, pmap: ProfileMap, carry: Hand | None
 ) -> CheckedBatch:
@@ -49,8 +66,9 @@ def _check_batch(
     findings: list[tuple[Finding, str]] = []
     books: dict[str, str] = {}
     by_profile: dict[str, list[Hand]] = {}
+    book_of = _book_namer(rulebook, pmap)
     for hand in hands:
-        name = rulebook or pmap.name_for(hand)
+        name = book_of(hand)
         prof = load_profile(name)
         hc = check_hand(hand, prof)
         states.extend(hc.replay.states)

@@ -17,6 +17,8 @@ from .profiles import Profile
 from .rake import MAX_IMPLIED_RAKE_PCT, rake_of
 from .replay import Replay
 
+_FORCED = frozenset({Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE, Kind.POST_BB_ANTE, Kind.POST_ANTE})
+
 
 def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     """BLIND.POSTING, BLIND.HEADSUP_BUTTON, ANTE.BB_ANTE and the STRADDLE.* family."""
@@ -30,7 +32,7 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     straddles: list[tuple[int, int, int]] = []  # (seq, ring index, amount)
     cite = prof.cite
     for a in hand.actions:
-        if a.kind not in (Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE, Kind.POST_BB_ANTE, Kind.POST_ANTE):
+        if a.kind not in _FORCED:
             continue
         i = idx.get(a.player, -1)
         posted[a.player] = posted.get(a.player, 0) + a.contribution
