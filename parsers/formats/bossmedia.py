@@ -193,6 +193,8 @@ def _parse(root: ET.Element, block: Block, source_file: str) -> Hand:
             raise ParseError(f"unrecognised element <{el.tag}>")
     if showdown is None:
         raise ParseError("truncated hand: no <SHOWDOWN>")
+    if hand.button_seat is None:
+        hand.button_seat = _button_from_deal(root, hand)
     table.end_street()
     _showdown(showdown, b, table, money, who)
     if hand.betting == "FL":
@@ -201,6 +203,23 @@ def _parse(root: ET.Element, block: Block, source_file: str) -> Hand:
         hand.sb = _first_post(hand, Kind.POST_SB, small)
         hand.bb = _first_post(hand, Kind.POST_BB, big)
     return b.finish()
+
+
+def _button_from_deal(root: ET.Element, hand: Hand) -> int | None:
+    """The dealt seat before the first one dealt to, for exports that mark no DEALER.
+
+    Boss deals from the first seat clockwise of the button: in every real hand that marks
+    ``DEALER="Y"`` (53 of 53) the first HAND_DEAL goes to that seat; the deal order and the
+    post-flop order then agree even when a returning player posts out of position.
+    """
+    seat_of = {s.player: s.seat_no for s in hand.seats}
+    dealt = [seat_of[el.get("PLAYER", "")] for el in root.iter("ACTION")
+             if el.get("TYPE") == "HAND_DEAL" and el.get("PLAYER", "") in seat_of]
+    if len(dealt) < 2:
+        return None
+    ordered = sorted(dealt)
+    first = ordered.index(dealt[0])
+    return ordered[first - 1]
 
 
 def _first_post(hand: Hand, kind: Kind, default: int) -> int:

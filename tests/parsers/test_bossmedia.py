@@ -174,3 +174,18 @@ def _profit(hand: Hand) -> dict[str, int]:
 def _fpdb_profit(hp: Path) -> dict[str, int]:
     text = re.sub(r"datetime\.datetime\([^)]*\)", "None", hp.read_text())
     return {k: v["totalProfit"] for k, v in ast.literal_eval(text).items()}
+
+
+def test_button_from_the_deal_order_when_no_dealer_is_marked(tmp_path: Path) -> None:
+    # 2010 export without DEALER: the deal starts at gasmandean (seat 5) and so does the flop
+    # betting (5, 6, 8, 10, 1), so the button is seat 3 although seat 6 posts the small blind
+    hand = _one(*SMITHY, "GameTypeTests", "NoLimitHoldem.txt")
+    assert hand.button_seat == 3
+    assert [a.player for a in hand.actions if a.street.value == "flop"][:2] == ["gasmandean", "fatima1975"]
+    # a marked hand with its marker removed gives the marked seat back (AllinAnna, seat 3)
+    marked = real_data(*SMITHY, "StreetTests", "Turn.txt")
+    assert _one(*SMITHY, "StreetTests", "Turn.txt").button_seat == 3
+    unmarked = tmp_path / "Turn.txt"
+    unmarked.write_text(marked.read_text(encoding="utf-8-sig").replace('DEALER="Y"', 'DEALER="N"'))
+    (hand,) = parse_all(FORMAT, [unmarked])[0]
+    assert hand.button_seat == 3
