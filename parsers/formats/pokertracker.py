@@ -13,7 +13,9 @@ also read is found as a duplicate. Traps, each checked in the tests against the 
   only when the written "Total pot + Rake" (or the awards plus the written "Rake:") equals what
   was put in *less* the unmatched excess; when it equals what was put in, the award includes it;
 * "Total pot X Rake Y" writes the pot after rake, so the site's total is X + Y;
-* "Post DB x" above the big blind is the big blind live plus the rest dead; at or below it, live.
+* "Post DB x" above the big blind is the big blind live plus the rest dead; at or below it, live;
+  Everest's "posts the dead blind of x" below the big blind is dead (its live part is a separate
+  "posts" line), at the big blind live.
 Times are UTC only when the header says GMT (or EST, a fixed zone); otherwise None.
 """
 
@@ -84,7 +86,7 @@ _QUIET = re.compile(r"^(?:.+?:\s*|.+? has been disconnected, and is allin|End of
 _VERB = {
     "Post SB": "sb", "SB": "sb", "posts the small blind of": "sb", "posted the small blind -": "sb",
     "Post BB": "bb", "BB": "bb", "Post BB Allin": "bb", "posts the big blind of": "bb",
-    "posted the big blind -": "bb", "posts the dead blind of": "live", "posts": "live",
+    "posted the big blind -": "bb", "posts the dead blind of": "dead", "posts": "live",
     "Post DB": "db", "posted to play -": "play",
     "Fold": "fold", "folds": "fold", "folded": "fold", "Check": "check", "checks": "check", "checked": "check",
     "Call": "call", "calls": "call", "called -": "call", "Bet": "bet", "bets": "bet", "bet -": "bet",
@@ -372,14 +374,21 @@ def _build(read: _Read, added: bool, call_added: bool) -> tuple[Hand, int]:
         p, amt = ev.player, ev.amount
         if ev.verb == "sb":
             b.post(p, Kind.POST_SB, amt, ev.all_in)
-        elif ev.verb in ("bb", "live"):
+        elif ev.verb in ("bb", "live") and not (amt > hand.bb > 0 and not ev.all_in):
             b.post(p, Kind.POST_BB, amt, ev.all_in)
-        elif ev.verb == "db":
+        elif ev.verb in ("db", "bb", "live"):
+            # "Post DB", and iPoker's "Post BB $0.15" at $0.05/$0.10 (the poster then checks
+            # to the $0.10 bet): above the big blind, the big blind live and the rest dead
             if amt > hand.bb:
                 b.post(p, Kind.POST_BB, hand.bb)
                 b.post(p, Kind.POST_DEAD, amt - hand.bb)
             else:
                 b.post(p, Kind.POST_BB if amt == hand.bb else Kind.POST_SB, amt)
+        elif ev.verb == "dead":
+            # Everest: "posts the dead blind of $0.50" then "posts $1.00" is the small blind dead
+            # and the big blind live (the callers then call $1.00); a lone big-blind-sized "dead
+            # blind" is a returning player's live big blind (he checks in turn)
+            b.post(p, Kind.POST_DEAD if amt < hand.bb else Kind.POST_BB, amt, ev.all_in)
         elif ev.verb == "play":
             b.post(p, Kind.POST_BB if amt == hand.bb else Kind.POST_DEAD, amt)
         elif ev.verb == "fold":

@@ -105,3 +105,28 @@ def test_sniffing_is_tight() -> None:
     assert foreign_claims(FORMAT) == {}
     assert {p.parent.name for p in claims(FORMAT)} == {"Flop"}
     assert all("PokerTracker" in str(p) for p in claims(FORMAT))
+
+
+def test_everest_dead_blind_below_the_big_blind_is_dead() -> None:
+    hands = parse_one(FORMAT, real_data(*FLOP, "NLHE-USD-0.50-1.00-201101.Everest.txt"))
+    # "Player5 posts the dead blind of $0.50", "Player5 posts $1.00", then "Player26 calls $1.00"
+    # and Player5 checks: only his $1.00 is live. Four $1.19/$1.19/$1.19/$1.18 shares of
+    # 0.50 + 1.00 + 1.50 + 1.00 + 1.00 = $5.00 less $0.25 rake
+    hand = by_id(hands, "everest:6474531197")
+    assert kinds(hand, Kind.POST_DEAD) == [("Player5", 50, 50)]
+    assert [a for a in kinds(hand, Kind.POST_BB) if a[0] == "Player5"] == [("Player5", 100, 100)]
+    assert sum(put_in(hand).values()) == 500 and sum(a[1] for a in awards(hand)) == 475
+    # a lone "posts the dead blind of $1.00" is a returning player's live big blind: he checks
+    # in turn after three $1.00 calls (everest:6474571169)
+    back = by_id(hands, "everest:6474571169")
+    assert [a for a in kinds(back, Kind.POST_BB) if a[0] == "Player6"] == [("Player6", 100, 100)]
+    assert kinds(back, Kind.POST_DEAD) == []
+
+
+def test_ipoker_big_blind_post_above_the_big_blind_is_both_blinds() -> None:
+    # "$0.05/$0.10": "Player2: Post BB $0.15", then "Player2: Check" facing the $0.10 big blind:
+    # $0.10 live, $0.05 dead; "Total pot $0.70" = 0.05 + 0.10 + 0.15 + 0.40
+    hand = by_id(parse_one(FORMAT, real_data(*FLOP, "NLHE-USD-0.05-0.10-201110.iPoker.txt")), "ipoker:2978863294")
+    assert [a for a in kinds(hand, Kind.POST_BB) if a[0] == "Player2"] == [("Player2", 10, 10)]
+    assert kinds(hand, Kind.POST_DEAD) == [("Player2", 5, 5)]
+    assert hand.site_total_pot == 70 and sum(put_in(hand).values()) == 70
