@@ -30,7 +30,8 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from parsers.formats.pokerstars import PokerStarsFormat, StarsChunk
+from parsers.base import guarded_parse
+from parsers.formats.pokerstars import Piece, PokerStarsFormat, StarsChunk, _make_block
 from parsers.model import Hand, Quarantined
 from parsers.reading import detect_encoding
 from parsers.registry import sniff_format
@@ -39,6 +40,8 @@ from .db import connect
 from .frames import TABLE_SCHEMAS, HandFrames, hands_to_frames
 from .reconcile import reconcile_frames
 
+#: raw PokerStars text gathered (across files) before one fast-path call
+PIECE_CHUNK_BYTES = 4 << 20
 #: hands buffered before a flush to DuckDB (bounds memory, amortises insert overhead)
 DEFAULT_BATCH_HANDS = 20_000
 #: files that are never hand histories (licences, docs, fpdb's expected outputs)
@@ -165,6 +168,9 @@ class _Loader:
         self.quarantine: list[tuple[object, ...]] = []
         self.seen_in_batch: set[str] = set()
         self.pending: dict[str, _PendingFile] = {}
+        self.pieces: list[Piece] = []
+        self.piece_files: list[_PendingFile] = []
+        self.piece_bytes = 0
 
     def _admit(self, hand_id: str, started_at: datetime | None, pending: _PendingFile) -> bool:
         """Count a parsed hand; False when it repeats a hand already buffered in this batch."""
@@ -188,8 +194,37 @@ class _Loader:
         if self.buffered >= self.batch_hands:
             self.flush()
 
-    def add_chunk(self, chunk: StarsChunk, pending: _PendingFile) -> None:
-        """A columnar chunk: its fast-path frames and its parser-read hands, in file order."""
+    def add_pieces(self, fmt: PokerStarsFormat, pieces: list[Piece], pending: _PendingFile) -> None:
+        """Raw PokerStars hands: gathered across files (a fast-path call has a fixed cost of a
+        few tens of ms, too much for one 200-hand table file) and read a chunk at a time."""
+        self.pieces.extend(pieces)
+        self.piece_files.extend([pending] * len(pieces))
+        self.piece_bytes += sum(len(data) for _, _, data in pieces)
+        if self.piece_bytes >= PIECE_CHUNK_BYTES:
+            self.run_pieces(fmt)
+
+    def run_pieces(self, fmt: PokerStarsFormat | None = None) -> None:
+        if not self.pieces:
+            return
+        fmt = fmt or PokerStarsFormat()
+        pieces, files = self.pieces, self.piece_files
+        self.pieces, self.piece_files, self.piece_bytes = [], [], 0
+        try:
+            chunk = fmt.chunk_from_pieces(pieces)
+        except Exception:  # a fast-path bug must not lose a file: the exact parser reads it all
+            items: list[tuple[int, Hand | Quarantined]] = []
+            for i, (source, offset, data) in enumerate(pieces):
+                block = _make_block(data, offset, "utf-8")
+                if block is not None:
+                    items.extend((i, out) for out in guarded_parse(fmt, block, source))
+            empty = {k: pl.DataFrame(schema={"_hx": pl.Int64, **v}) for k, v in TABLE_SCHEMAS.items()}
+            chunk = StarsChunk(empty, items, len(pieces))
+        self.add_chunk(chunk, files)
+
+    def add_chunk(self, chunk: StarsChunk, pending: _PendingFile | list[_PendingFile]) -> None:
+        """A columnar chunk: its fast-path frames and its parser-read hands, in file order
+        (``pending``: the file, or the file of each hand of the chunk)."""
+        files = pending if isinstance(pending, list) else [pending] * chunk.n_hands
         base = self.next_key
         self.next_key += chunk.n_hands
         fast = chunk.tables["hands"]
@@ -200,23 +235,29 @@ class _Loader:
             if isinstance(item, Hand):
                 order.append((k, item.hand_id, item.started_at, item))
             else:
-                self.add_quarantine(item, pending)
+                self.add_quarantine(item, files[k])
         order.sort(key=lambda row: row[0])
         dropped: list[int] = []
         for k, hand_id, started_at, hand in order:
-            if not self._admit(hand_id, started_at, pending):
+            if not self._admit(hand_id, started_at, files[k]):
                 if hand is None:
                     dropped.append(k)
             elif hand is not None:
                 self.hands.append(hand)
                 self.hand_keys.append(base + k)
-                self.hand_files.append(pending.sha256)
+                self.hand_files.append(files[k].sha256)
         tables = chunk.tables
         if dropped:
             keep = ~pl.col("_hx").is_in(pl.Series(dropped, dtype=pl.Int64).implode())
             tables = {name: frame.filter(keep) for name, frame in tables.items()}
         shifted = {name: frame.with_columns(pl.col("_hx") + base) for name, frame in tables.items()}
-        shifted["hands"] = shifted["hands"].with_columns(pl.lit(pending.sha256).alias("file_sha256"))
+        hands = shifted["hands"]
+        if isinstance(pending, list):
+            shas = pl.Series("file_sha256", [f.sha256 for f in files], dtype=pl.String)
+            hands = hands.with_columns(shas.gather(hands["_hx"] - base))
+        else:
+            hands = hands.with_columns(pl.lit(pending.sha256).alias("file_sha256"))
+        shifted["hands"] = hands
         self.parts.append(shifted)
         if self.buffered >= self.batch_hands:
             self.flush()
@@ -298,6 +339,7 @@ class _Loader:
 
     def commit_files(self) -> None:
         """Flush, record the pending files in raw_files and commit them all at once."""
+        self.run_pieces()
         self.flush()
         now = datetime.now(UTC).replace(tzinfo=None)
         rows = [
@@ -387,10 +429,11 @@ def _ingest_one(path: Path, known: set[str], loader: _Loader, summary: IngestSum
     summary.files += 1
     summary.formats[fmt.name] = summary.formats.get(fmt.name, 0) + 1
     try:
-        items = fmt.iter_chunks(path) if isinstance(fmt, PokerStarsFormat) else fmt.parse(path)
+        items = fmt.iter_pieces(path) if isinstance(fmt, PokerStarsFormat) else fmt.parse(path)
         for item in items:
-            if isinstance(item, StarsChunk):
-                loader.add_chunk(item, pending)
+            if isinstance(item, list):
+                assert isinstance(fmt, PokerStarsFormat)
+                loader.add_pieces(fmt, item, pending)
             elif isinstance(item, Hand):
                 loader.add_hand(item, pending)
             else:

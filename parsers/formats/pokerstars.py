@@ -230,6 +230,10 @@ def _iter_hand_bytes(
             base += end
 
 
+#: one hand's raw text: (source file, byte offset in it, bytes)
+Piece = tuple[str, int, bytes]
+
+
 @dataclass
 class StarsChunk:
     """A chunk of hands: frames (with ``_hx``, the hand's index in the chunk) for the hands the
@@ -290,6 +294,14 @@ class PokerStarsFormat(TextHandFormat):
         """Like ``parse`` but in columnar chunks: each ``StarsChunk`` holds warehouse frames for
         the hands the vectorised fast path read, plus the exact parser's output for the rest.
         UTF-16 and old Mac files are streamed hand by hand as ``parse`` does."""
+        for item in self.iter_pieces(path, chunk_bytes):
+            yield self.chunk_from_pieces(item) if isinstance(item, list) else item
+
+    def iter_pieces(self, path: Path, chunk_bytes: int = _FAST_CHUNK) -> Iterator[list[Piece] | Hand | Quarantined]:
+        """The file's hands as raw pieces (source, offset, bytes), ``chunk_bytes`` at a time, for
+        ``chunk_from_pieces`` (a loader may gather the pieces of many small files into one
+        chunk: the fast path costs a fixed few tens of ms per call). Files the fast path does not
+        read (UTF-16, old Mac line ends) come as the parser's Hand/Quarantined items."""
         with path.open("rb") as fh:
             head = fh.read(SNIFF_BYTES)
         encoding, bom = detect_encoding(head)
@@ -300,19 +312,21 @@ class PokerStarsFormat(TextHandFormat):
         for item in _iter_hand_bytes(path, encoding, bom, chunk_bytes):
             if isinstance(item, Quarantined):
                 yield item
-                continue
-            yield self._fast_chunk(item, encoding, source)
+            elif item:
+                yield [(source, offset, data) for offset, data in item]
 
-    def _fast_chunk(self, pieces: list[tuple[int, bytes]], encoding: str, source: str) -> StarsChunk:
+    def chunk_from_pieces(self, pieces: list[Piece]) -> StarsChunk:
+        """Frames for UTF-8 hand pieces (of one or several files); ``_hx`` is the piece index."""
+        encoding = "utf-8"
         texts: list[str] = []
         offsets: list[int] = []
         lengths: list[int] = []
         slow: list[tuple[int, bytes]] = []  # (chunk index, bytes) for the exact parser
         # one scan of the whole buffer for characters the fast path leaves to the parser
-        whole = b"".join(data for _, data in pieces)
+        whole = b"".join(data for _, _, data in pieces)
         suspect = any(b in whole for b in UNSAFE_BYTES)
         del whole
-        for offset, data in pieces:
+        for _, offset, data in pieces:
             try:
                 text = data.decode(encoding)
             except UnicodeDecodeError:
@@ -323,11 +337,13 @@ class PokerStarsFormat(TextHandFormat):
             texts.append(text)
             offsets.append(offset)
             lengths.append(len(data))
-        fast = parse_chunk(texts, offsets, lengths, source)
+        sources = [source for source, _, _ in pieces]
+        fast = parse_chunk(texts, offsets, lengths, sources)
         redo = set(fast.fallback) | {i for i, _ in slow}
         items: list[tuple[int, Hand | Quarantined]] = []
         for i in sorted(redo):
-            block = _make_block(pieces[i][1], offsets[i], encoding)
+            source, offset, data = pieces[i]
+            block = _make_block(data, offset, encoding)
             if block is not None:
                 items.extend((i, out) for out in guarded_parse(self, block, source))
         return StarsChunk(fast.tables, items, len(pieces))

@@ -197,8 +197,12 @@ def _cum_sum_in_hand(x: pl.Expr, first: pl.Expr) -> pl.Expr:
     return cs - pl.when(first).then(cs - x).otherwise(None).forward_fill()
 
 
-def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source_file: str) -> FastChunk:
-    """Frames for a list of hand texts (each starting at its header line)."""
+def parse_chunk(
+    texts: list[str], offsets: list[int], lengths: list[int], source_file: str | list[str]
+) -> FastChunk:
+    """Frames for a list of hand texts (each starting at its header line), from one source file
+    or one per hand."""
+    sources = [source_file] * len(texts) if isinstance(source_file, str) else source_file
     n = len(texts)
     if n == 0:
         return FastChunk({k: pl.DataFrame(schema={"_hx": pl.Int64, **v}) for k, v in TABLE_SCHEMAS.items()})
@@ -714,8 +718,10 @@ def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source
 
     # ---- hands ----------------------------------------------------------------------------
     n_players = kept(seats).group_by("_hx").agg((~pl.col("sitting_out")).sum().cast(pl.Int32).alias("n_players"))
-    pos = pl.DataFrame({"_hx": range(n), "byte_offset": offsets, "byte_length": lengths},
-                       schema={"_hx": pl.Int64, "byte_offset": pl.Int64, "byte_length": pl.Int64})  # fmt: skip
+    pos = pl.DataFrame(
+        {"_hx": range(n), "byte_offset": offsets, "byte_length": lengths, "source_file": sources},
+        schema={"_hx": pl.Int64, "byte_offset": pl.Int64, "byte_length": pl.Int64, "source_file": pl.String},
+    )
     hands = (
         kept(head).join(firsts, on="_hx", how="left").join(hero, on="_hx", how="left")
         .join(operator, on="_hx", how="left")
@@ -744,7 +750,7 @@ def parse_chunk(texts: list[str], offsets: list[int], lengths: list[int], source
             pl.lit(None, pl.Int64).alias("site_added"),
             pl.lit(False).alias("cancelled"),
             pl.col("n_players").fill_null(0),
-            pl.lit(source_file).alias("source_file"),
+            "source_file",
             pl.lit("").alias("file_sha256"),
             "byte_offset", "byte_length",
         )

@@ -170,11 +170,20 @@ def test_ingest_stores_the_parsers_rows(tmp_path: Path) -> None:
     try:
         got = con.execute("SELECT * FROM actions").pl().select(list(TABLE_SCHEMAS["actions"]))
         n_hands = con.execute("SELECT count(*) FROM hands").fetchone()
+        per_file = dict(con.execute("SELECT path, hands FROM raw_files").fetchall())
+        sources = con.execute(
+            "SELECT count(*) FROM hands WHERE source_file NOT IN (SELECT path FROM raw_files)"
+        ).fetchone()
     finally:
         con.close()
     assert got.sort(pl.all()).equals(want.cast(got.schema))
     assert n_hands is not None and n_hands[0] == summary.new_hands
     assert summary.duplicate_hands >= 1
+    # hands of many small files are read in one fast-path chunk: each still counts for its file
+    for i, p in enumerate(files):
+        expected = sum(1 for item in FORMAT.parse(p) if isinstance(item, Hand))
+        assert per_file[str(folder / f"{i:03d}.txt")] == expected, p.name
+    assert sources == (0,)
 
 
 @pytest.mark.parametrize("name", ["NLHE-6max-EUR-1.00-2.00-201212.RunItTwice.txt"])
