@@ -7,8 +7,7 @@ idempotent.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,23 +48,45 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
 
 
 _CHILD_SQL = (
-    # (select list, order within a hand); every query is joined to the batch's hands by ``rn``
+    # (select list, table, order within a hand); every query is joined to the hands' numbers ``rn``.
+    # Hole cards and awards have no key of their own: stored order (rowid), i.e. the parser's order.
     ("c.seat_no, c.player, c.stack, c.sitting_out, c.final_stack", "seats", "c.seat_no"),
     (
         "c.seq, c.street, c.player, c.kind, c.amount, c.raise_to, c.all_in, c.contribution, c.cards",
         "actions",
         "c.seq",
     ),
-    ("c.player, c.cards, c.provenance", "hole_cards", None),
+    ("c.player, c.cards, c.provenance", "hole_cards", "c.rowid"),
     ("c.board_no, c.cards", "boards", "c.board_no"),
     ("c.pot_no, c.amount", "pots", "c.pot_no"),
-    ("c.player, c.amount, c.pot_no, c.board_no", "awards", None),
+    ("c.player, c.amount, c.pot_no, c.board_no", "awards", "c.rowid"),
 )
 _ROW = tuple.__new__
-_STREAM_ROWS = 100_000
+#: hands fetched per query window: one join-and-sort per table per window (bounded memory, and a
+#: 1M-hand warehouse scans each child table ten times rather than once per batch)
+WINDOW = 100_000
 
 
-def _per_hand(rn: list[int], rows: list[Any], n: int, lo: int = 0) -> list[list[Any]]:
+def _actions(cols: list[list[Any]]) -> list[Action]:
+    cols[1] = list(map(_STREETS.__getitem__, cols[1]))
+    cols[3] = list(map(_KINDS.__getitem__, cols[3]))
+    return [_ROW(Action, r) for r in zip(*cols, strict=True)]
+
+
+def _holes(cols: list[list[Any]]) -> list[HoleCards]:
+    cols[2] = [_PROV.get(pv, Provenance.SHOWN) for pv in cols[2]]
+    return [_ROW(HoleCards, r) for r in zip(*cols, strict=True)]
+
+
+def _rows_of(cls: type) -> Callable[[list[list[Any]]], list[Any]]:
+    return lambda cols: [_ROW(cls, r) for r in zip(*cols, strict=True)]
+
+
+_Maker = Callable[[list[list[Any]]], list[Any]]
+_MAKERS: tuple[_Maker, ...] = (_rows_of(Seat), _actions, _holes, _rows_of(Board), _rows_of(Pot), _rows_of(Award))
+
+
+def _per_hand(rn: list[int], rows: list[Any], n: int, lo: int) -> list[list[Any]]:
     """Rows ordered by hand number ``rn`` (lo..lo+n-1) cut into one list per hand (empty when none)."""
     out: list[list[Any]] = [[] for _ in range(n)]
     start = 0
@@ -80,56 +101,39 @@ def _per_hand(rn: list[int], rows: list[Any], n: int, lo: int = 0) -> list[list[
     return out
 
 
-def _child_rows(con: duckdb.DuckDBPyConnection, cols: str, table: str, order: str | None, n: int) -> list[list[Any]]:
-    """One child table's rows for the hands in ``_rule_batch``, column-wise then cut per hand."""
-    tail = f", {order}" if order else ""
-    res = con.execute(
-        f"SELECT b.k, {cols} FROM _rule_batch b JOIN {table} c ON c.hand_id = b.hand_id ORDER BY b.k{tail}"
-    ).fetchnumpy()
-    names = list(res)
-    rn = res[names[0]].tolist()
-    columns = [_pylist(res[name]) for name in names[1:]]
-    if table == "actions":
-        columns[1] = list(map(_STREETS.__getitem__, columns[1]))
-        columns[3] = list(map(_KINDS.__getitem__, columns[3]))
-        rows: list[Any] = [_ROW(Action, r) for r in zip(*columns, strict=True)]
-    elif table == "seats":
-        rows = [_ROW(Seat, r) for r in zip(*columns, strict=True)]
-    elif table == "hole_cards":
-        columns[2] = [_PROV.get(pv, Provenance.SHOWN) for pv in columns[2]]
-        rows = [_ROW(HoleCards, r) for r in zip(*columns, strict=True)]
-    elif table == "boards":
-        rows = [_ROW(Board, r) for r in zip(*columns, strict=True)]
-    elif table == "pots":
-        rows = [_ROW(Pot, r) for r in zip(*columns, strict=True)]
-    else:
-        rows = [_ROW(Award, r) for r in zip(*columns, strict=True)]
-    return _per_hand(rn, rows, n)
+def _fetch(con: duckdb.DuckDBPyConnection, order: str, lo: int, hi: int) -> list[pa.Table]:
+    """The hands numbered lo..hi-1 in temp table ``order`` (hand_id, rn): hands first, then each
+    child table, every one sorted by hand number (and the child's own order) by DuckDB."""
+    out = [
+        con.execute(
+            f"SELECT o.rn, {', '.join('h.' + c for c in _NAMES)} FROM {order} o JOIN hands h ON h.hand_id = o.hand_id"
+            " WHERE o.rn >= ? AND o.rn < ? ORDER BY o.rn",
+            [lo, hi],
+        ).to_arrow_table()
+    ]
+    for cols, table, within in _CHILD_SQL:
+        out.append(
+            con.execute(
+                f"SELECT o.rn, {cols} FROM {order} o JOIN {table} c ON c.hand_id = o.hand_id"
+                f" WHERE o.rn >= ? AND o.rn < ? ORDER BY o.rn, {within}",
+                [lo, hi],
+            ).to_arrow_table()
+        )
+    return out
 
 
-def _pylist(col: Any) -> list[Any]:
-    """A fetched numpy column as Python values, NULLs as None (masked arrays carry them)."""
-    if hasattr(col, "mask") and col.mask is not False and col.mask.any():
-        return [None if m else v for v, m in zip(col.data.tolist(), col.mask.tolist(), strict=True)]
-    data = col.data if hasattr(col, "data") and hasattr(col, "mask") else col
-    return list(data.tolist())
-
-
-def _load_batch(con: duckdb.DuckDBPyConnection) -> list[Hand]:
-    """Every hand in the temp table ``_rule_batch`` (hand_id, k = 0..n-1), in ``k`` order.
-
-    Why this shape: one query per table for the whole batch, joined on the batch's hand numbers
-    and fetched column-wise, then cut into per-hand lists by a single scan (no per-hand queries,
-    no per-row dict grouping).
-    """
-    row = con.execute("SELECT count(*) FROM _rule_batch").fetchone()
-    n = int(row[0]) if row else 0
-    children = [_child_rows(con, cols, table, order, n) for cols, table, order in _CHILD_SQL]
-    heads = con.execute(
-        f"SELECT {', '.join('h.' + c for c in _NAMES)} FROM _rule_batch b JOIN hands h ON h.hand_id = b.hand_id"
-        " ORDER BY b.k"
-    ).fetchall()
-    seats, acts, holes, boards, pots, awards = children
+def _cut(tables: list[pa.Table], lo: int, hi: int) -> list[Hand]:
+    """``Hand`` objects for hand numbers lo..hi-1 from fetched, rn-sorted tables (column-wise)."""
+    parts: list[list[list[Any]]] = []
+    for t in tables:
+        rn = t.column(0).to_numpy()
+        a, b = (int(x) for x in rn.searchsorted([lo, hi]))
+        parts.append([c.to_pylist() for c in t.slice(a, b - a).columns])
+    heads = list(zip(*parts[0][1:], strict=True))
+    n = len(heads)
+    seats, acts, holes, boards, pots, awards = (
+        _per_hand(cols[0], make(cols[1:]), n, lo) for cols, make in zip(parts[1:], _MAKERS, strict=True)
+    )
     return [
         Hand(*h, seats[k], acts[k], holes[k], boards[k], pots[k], awards[k])  # type: ignore[call-arg]
         for k, h in enumerate(heads)
@@ -140,14 +144,16 @@ def load_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None = 
     """Every hand (or the given ones, in hand_id order) rebuilt as ``Hand`` objects from the warehouse."""
     where, params = ("", []) if hand_ids is None else ("WHERE hand_id IN (SELECT unnest(?))", [list(hand_ids)])
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE _rule_batch AS"
-        f" SELECT hand_id, (row_number() OVER (ORDER BY hand_id) - 1) AS k FROM hands {where}",
+        "CREATE OR REPLACE TEMP TABLE _rule_pick AS"
+        f" SELECT hand_id, (row_number() OVER (ORDER BY hand_id) - 1) AS rn FROM hands {where}",
         params,
     )
     try:
-        hands = _load_batch(con)
+        row = con.execute("SELECT count(*) FROM _rule_pick").fetchone()
+        n = int(row[0]) if row else 0
+        hands = _cut(_fetch(con, "_rule_pick", 0, n), 0, n)
     finally:
-        con.execute("DROP TABLE IF EXISTS _rule_batch")
+        con.execute("DROP TABLE IF EXISTS _rule_pick")
     yield from hands
 
 
@@ -211,92 +217,27 @@ def read_violations(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return [dict(zip(VIOLATION_FIELDS, r, strict=True)) for r in rows]
 
 
-class _Stream:
-    """One table's rows for every hand, in rule order, read forward one record batch at a time."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection, sql: str, make: Any) -> None:
-        self.reader = con.execute(sql).to_arrow_reader(_STREAM_ROWS)
-        self.make = make
-        self.rn: list[int] = []
-        self.rows: list[Any] = []
-        self.done = False
-
-    def upto(self, hi: int) -> tuple[list[int], list[Any]]:
-        """Rows of the hands numbered below ``hi`` (and not taken yet)."""
-        while not self.done and (not self.rn or self.rn[-1] < hi):
-            try:
-                batch = self.reader.read_next_batch()
-            except StopIteration:
-                self.done = True
-                break
-            cols = [c.to_pylist() for c in batch.columns]
-            self.rn.extend(cols[0])
-            self.rows.extend(self.make(cols[1:]))
-        cut = bisect_left(self.rn, hi)
-        rn, rows = self.rn[:cut], self.rows[:cut]
-        del self.rn[:cut], self.rows[:cut]
-        return rn, rows
-
-
-def _actions(cols: list[list[Any]]) -> list[Action]:
-    cols[1] = list(map(_STREETS.__getitem__, cols[1]))
-    cols[3] = list(map(_KINDS.__getitem__, cols[3]))
-    return [_ROW(Action, r) for r in zip(*cols, strict=True)]
-
-
-def _holes(cols: list[list[Any]]) -> list[HoleCards]:
-    cols[2] = [_PROV.get(pv, Provenance.SHOWN) for pv in cols[2]]
-    return [_ROW(HoleCards, r) for r in zip(*cols, strict=True)]
-
-
-def _rows_of(cls: type) -> Any:
-    return lambda cols: [_ROW(cls, r) for r in zip(*cols, strict=True)]
-
-
 def hand_batches(
     con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
 ) -> Generator[list[Hand], None, None]:
-    """Every hand in table-and-time order, ``batch_size`` at a time (memory bounded by the batch).
+    """Every hand in table-and-time order, ``batch_size`` at a time (memory bounded by the window).
 
-    Why streams: each table is read once, joined to the hands' rule order and sorted by DuckDB,
-    then consumed forward in record batches through its own cursor; a batch takes the rows of its
-    hands from every stream. One scan per table, whatever the number of batches (a per-batch
-    query would rescan the whole actions table every batch), and Python holds one batch of hands.
+    The order lives in a DuckDB temp table (row number per hand), so Python never holds the whole id
+    list. Rows are fetched one window of hand numbers at a time, one query per table (joined on the
+    row numbers, sorted by DuckDB, fetched as Arrow), and cut column-wise into batches of hands.
     """
-    order = (
-        f"WITH o AS (SELECT hand_id, (row_number() OVER (ORDER BY {_TABLE_ORDER}) - 1) AS rn FROM hands)"
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _rule_order AS"
+        f" SELECT hand_id, (row_number() OVER (ORDER BY {_TABLE_ORDER}) - 1) AS rn FROM hands"
     )
-    cursors: list[duckdb.DuckDBPyConnection] = []
     try:
-        streams: list[_Stream] = []
-        makers = (_rows_of(Seat), _actions, _holes, _rows_of(Board), _rows_of(Pot), _rows_of(Award))
-        for (cols, table, within), make in zip(_CHILD_SQL, makers, strict=True):
-            cur = con.cursor()
-            cursors.append(cur)
-            tail = f", {within}" if within else ""
-            sql = f"{order} SELECT o.rn, {cols} FROM o JOIN {table} c ON c.hand_id = o.hand_id ORDER BY o.rn{tail}"
-            streams.append(_Stream(cur, sql, make))
-        cur = con.cursor()
-        cursors.append(cur)
-        heads = _Stream(
-            cur,
-            f"{order} SELECT o.rn, {', '.join('h.' + c for c in _NAMES)} FROM o JOIN hands h"
-            " ON h.hand_id = o.hand_id ORDER BY o.rn",
-            lambda cols: list(zip(*cols, strict=True)),
-        )
-        lo = 0
-        while True:
-            hi = lo + batch_size
-            _, rows = heads.upto(hi)
-            if not rows:
-                break
-            n = len(rows)
-            seats, acts, holes, boards, pots, awards = (_per_hand(*s.upto(hi), n, lo) for s in streams)
-            yield [
-                Hand(*h, seats[k], acts[k], holes[k], boards[k], pots[k], awards[k])  # type: ignore[call-arg]
-                for k, h in enumerate(rows)
-            ]
-            lo = hi
+        row = con.execute("SELECT count(*) FROM _rule_order").fetchone()
+        total = int(row[0]) if row else 0
+        window = max(batch_size, WINDOW // batch_size * batch_size)
+        for wlo in range(0, total, window):
+            tables = _fetch(con, "_rule_order", wlo, wlo + window)
+            for lo in range(wlo, min(wlo + window, total), batch_size):
+                yield _cut(tables, lo, lo + batch_size)
+            del tables
     finally:
-        for cur in cursors:
-            cur.close()
+        con.execute("DROP TABLE IF EXISTS _rule_order")
