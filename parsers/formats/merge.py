@@ -230,9 +230,16 @@ def _event(el: ET.Element, who: object, b: HandBuilder, money: Money, raise_adde
         else:
             b.raise_by(player, amount, all_in=True)
     elif kind == "RETURN_BLIND":
-        # a returning player's both blinds in one amount; the written calls and raises that
-        # follow treat none of it as his bet on the street, so it is all dead money
-        b.post(player, Kind.POST_DEAD, amount)
+        # a returning player's both blinds in one amount: the big blind live, the rest dead (as
+        # "posts small & big blinds"). LO8-...post.both: 1.50 at 0.50/1.00, then "RAISE 2.00" and
+        # the big blind's "CALL 1.00" level at 2.00; the winner's 5.75 of 6.00 leaves 0.25 rake
+        # (all dead would leave 1.25 of 7.00)
+        live = next((a.amount or 0 for a in b.hand.actions if a.kind is Kind.POST_BB), 0)
+        if 0 < live < amount:
+            b.post(player, Kind.POST_BB, live)
+            b.post(player, Kind.POST_DEAD, amount - live)
+        else:
+            b.post(player, Kind.POST_DEAD, amount)
     else:
         raise ParseError(f"unrecognised event {kind!r}")
 

@@ -44,10 +44,20 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
     ]
     flop = [q for q in quarantined if "unsupported variant" not in q.reason]
     assert len(flop) == 5
-    bad = {k: v["detail"] for k, v in not_ok(_unique(hands)).items()}
-    # "RETURN_BLIND 1.50", raise 2.00, call 1.00, flop bet 1.00 and a fold: no uncalled row is
-    # written, so the 1.00 stays in and the 5.75 won leaves an implied rake of 1.25 of 7.00
-    assert bad == {"merge:45547825-416": "implied rake 125 is implausible (contributed 700, awarded 575)"}
+    # every hand reconciles (the one RETURN_BLIND hand did not while the post was read all dead)
+    assert not_ok(_unique(hands)) == {}
+
+
+def test_return_blind_is_the_big_blind_live_and_the_rest_dead() -> None:
+    hands, _ = parse_all(FORMAT, [real_data(*FLOP, "LO8-9max-USD-1.00-2.00-201112.post.both.txt")])
+    hand = next(h for h in hands if h.hand_id == "merge:45547825-416")
+    # "RETURN_BLIND 1.50" at 0.50/1.00, "RAISE 2.00", the big blind's "CALL 1.00": both at 2.00,
+    # so 1.00 of the 1.50 is live. With the unreturned flop bet of 1.00 (no uncalled row) that
+    # is 0.50 + 2.00 + 0.50 + 2.00 + 1.00 = 6.00 in and 5.75 won: 0.25 rake (all dead: 1.25 of 7.00)
+    assert kinds(hand, Kind.POST_BB) == [("Player2", 100, 100), ("Player1", 100, 100)]
+    assert kinds(hand, Kind.POST_DEAD) == [("Player1", 50, 50)]
+    assert put_in(hand) == {"Player0": 50, "Player2": 200, "Player1": 350}
+    assert awards(hand) == [("Player1", 575, 0, 1)]
 
 
 def test_raise_is_chips_added_in_2008_exports() -> None:
