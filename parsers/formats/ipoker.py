@@ -13,7 +13,8 @@ totals (``bet``, ``win``) instead of pots and rake. Decisions, all documented he
   blind, 2 big blind (more than the big blind = small + big "post both": live big blind plus dead
   small blind), 3 call (chips added), 4 check, 5 bet, 6 raise written as chips added, 7 all-in
   (chips added; call, bet or raise from the street's bets), 15 ante, 23 raise *to*; 8 (waiting,
-  no chips) and 9 (sitting out) mark the seat as sitting out.
+  no chips) and 9 (sitting out) mark the seat as sitting out (also after an ante was taken: the
+  player is then dealt no cards and never acts).
 * Cross-check: for every player, the chips the actions put in must equal the site's own ``bet``
   attribute; otherwise the hand cannot be read exactly and is quarantined with both numbers.
 * Awards: one row per player with a non-zero ``win`` (pot 0; iPoker writes no pot breakdown, so
@@ -424,8 +425,12 @@ def _read_game(hand: Hand, game: ET.Element, general: ET.Element, session: _Sess
         hand.sb, hand.bb = first_sb, first_bb
     elif not hand.sb:
         hand.sb = first_sb or hand.bb // 2
+    # not dealt in: sitting out, unless chips went in without a sitting-out action (a dealt-out
+    # blind poster); an ante taken before a type 9 "sits out" (no cards) does not seat him
+    sat_out = {el.get("player", "") for _, _, el in actions if el.get("type", "") in _SITTING}
     hand.seats = [
-        Seat(seat_of[name], name, stacks[name], sitting_out=name not in dealt and not led.total_in.get(name))
+        Seat(seat_of[name], name, stacks[name],
+             sitting_out=name not in dealt and (not led.total_in.get(name) or name in sat_out))
         for name in sorted(stacks, key=seat_of.__getitem__)
     ]
     hand.awards = [Award(name, amount) for name, amount in wins.items() if amount]

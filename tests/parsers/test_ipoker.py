@@ -155,6 +155,16 @@ def test_post_both_antes_and_limit_blinds():
     assert sum(a.kind is Kind.POST_ANTE for a in ante.actions) == 3
 
 
+def test_ante_then_sits_out_is_a_sitting_out_seat():
+    h = hand_from(FORMAT, _fpdb("NLHE-USD-0.05-0.10-201312.player.antes.then.sits.out.txt"), "5338624766")
+    # Player3: ante type 15 "$0.02" (bet="$0.02"), then type 9 and no Pocket cards: never in the hand
+    seats = {s.player: s.sitting_out for s in h.seats}
+    assert seats["Player3"] is True and seats["Hero"] is False and seats["Player2"] is False
+    assert [(a.kind, a.contribution) for a in h.actions if a.player == "Player3"] == [(Kind.POST_ANTE, 2)]
+    # Player2 posts ante and small blind, then folds: dealt in, not sitting out
+    assert sum(a.contribution for a in h.actions if a.player == "Player2") == 7  # bet="$0.07"
+
+
 def test_disconnect_protection_all_in_adds_nothing():
     h = hand_from(FORMAT, _fpdb("LHE-10max-USD-0.10-0.20-201107.player.sitting.out.xml"), "2855472319")
     dp = [a for a in h.actions if a.player == "Player7" and a.all_in]
