@@ -228,17 +228,25 @@ class _Loader:
         base = self.next_key
         self.next_key += chunk.n_hands
         fast = chunk.tables["hands"]
-        order: list[tuple[int, str, datetime | None, Hand | None]] = [
-            (k, hid, at, None) for k, hid, at in fast.select("_hx", "hand_id", "started_at").iter_rows()
+        # (key, hand_id, row of the fast frame or the parser's Hand); start times are turned into
+        # Python datetimes only for a file's first dated hand
+        keys, ids = fast["_hx"].to_list(), fast["hand_id"].to_list()
+        order: list[tuple[int, str, int | Hand]] = [
+            (k, hid, row) for row, (k, hid) in enumerate(zip(keys, ids, strict=True))
         ]
         for k, item in chunk.items:
             if isinstance(item, Hand):
-                order.append((k, item.hand_id, item.started_at, item))
+                order.append((k, item.hand_id, item))
             else:
                 self.add_quarantine(item, files[k])
         order.sort(key=lambda row: row[0])
+        started = fast["started_at"]
         dropped: list[int] = []
-        for k, hand_id, started_at, hand in order:
+        for k, hand_id, src in order:
+            hand = src if isinstance(src, Hand) else None
+            started_at = None
+            if files[k].first_hand_at is None:
+                started_at = src.started_at if isinstance(src, Hand) else started[src]
             if not self._admit(hand_id, started_at, files[k]):
                 if hand is None:
                     dropped.append(k)

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from parsers.formats.pokerstars import FORMAT, StarsChunk
+from parsers.formats.pokerstars import _START_BYTES, FORMAT, StarsChunk, _hand_starts
 from parsers.formats.pokerstars_fast import parse_chunk
 from parsers.model import Hand, Quarantined
 from parsers.registry import sniff_format
@@ -122,6 +122,14 @@ def test_fast_path_equals_parser_on_a_simulated_night(tmp_path: Path) -> None:
         assert parser_hands == 0, path.name  # simulated hands are plain PokerStars: all fast
         n_fast += fast_hands
     assert n_fast == 1500
+
+
+def test_hand_start_scan_equals_the_multiline_regex() -> None:
+    """The fast newline-anchored scan finds exactly the hand starts of ``^...`` (MULTILINE)."""
+    samples = [b"", b"PokerStars Hand #1", b"  PokerStars Hand #1\n\tPokerStars Game #2\nx", b"\nPOKERSTARS HAND #3"]
+    samples += [p.read_bytes() for p in list(stars_files(real_data()))[:60]]
+    for buf in samples:
+        assert _hand_starts(buf) == [m.start() for m in _START_BYTES.finditer(buf)]
 
 
 def test_unreadable_lines_go_to_the_parser_not_guessed() -> None:
