@@ -93,7 +93,7 @@ def run_ours(paths: list[Path], db: Path) -> tuple[int, float, float, int, int, 
     code = _CHILD.format(root=str(ROOT), paths=[str(p) for p in paths], db=str(db))
     env = {**os.environ, **ONE_CORE}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    hands, wall, cpu, rss, quarantined, unreconciled, files = out.stdout.split()
+    hands, wall, cpu, rss, quarantined, unreconciled, files = out.stdout.strip().splitlines()[-1].split()
     return int(hands), float(wall), float(cpu), int(rss), int(quarantined), int(unreconciled), int(files)
 
 
