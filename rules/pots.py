@@ -31,7 +31,10 @@ def build_pots(contributed: list[int], folded: list[bool]) -> list[SidePot]:
     pots: list[SidePot] = []
     prev = 0
     for cap in caps:
-        amount = sum(min(max(c - prev, 0), cap - prev) for c in contributed)
+        amount = 0
+        for c in contributed:  # each player's slice between the previous level and this one
+            if c > prev:
+                amount += (c if c < cap else cap) - prev
         elig = tuple(i for i, c in enumerate(contributed) if not folded[i] and c >= cap)
         if amount:
             if pots and pots[-1].eligible == elig:

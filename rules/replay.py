@@ -326,8 +326,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         mine = street_bet[i]
         stack_before = behind[i]
         target = B if call_basis < B else call_basis
-        owed = target - mine
-        owed = max(owed, 0)
+        owed = target - mine if target > mine else 0
         to_call = owed if owed < stack_before else stack_before
         if lvl_i == _NONE:
             reopened = True
@@ -361,8 +360,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             if pot_limit:
                 max_to = min(max_to, target + pot + owed)
         all_max = mine + stack_before
-        min_to = min(min_to, all_max)
-        max_to = min(max_to, all_max)
+        min_to = min_to if min_to < all_max else all_max
+        max_to = max_to if max_to < all_max else all_max
         facing = ring[last_aggr] if last_aggr >= 0 else None
         pot_before = pot
         full_before = F
