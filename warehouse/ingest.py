@@ -9,6 +9,10 @@ Why it is built this way:
   transaction, so an ingest killed midway leaves no half-loaded file and a re-run completes it.
 * **Flat memory.** Hands are streamed and flushed in batches through Arrow (polars frames), never
   row by row; a big file flushes several times inside its transaction.
+* **Fast.** PokerStars text goes through the columnar fast path (``parsers/formats/
+  pokerstars_fast.py``) in chunks of a few MB gathered across small files; every buffered hand
+  has a batch key (``_hx``) so a duplicate is dropped from all its tables at once. Other formats
+  stream ``Hand`` objects as before.
 * **Bad input loses nothing.** A hand that cannot be read goes to ``quarantine`` with file, byte
   offset, raw text and reason; an unreadable or unrecognised file is reported by name and reason.
 """

@@ -23,6 +23,12 @@ Accounting conventions (what reconciliation checks):
 * "posts small & big blinds T" is ``post_bb`` (the big blind, live) + ``post_dead`` (T − bb).
 * Fixed-limit headers give the small/big *bets*; ``Hand.bb`` is the small bet (the big blind)
   and ``Hand.sb`` the posted small blind.
+
+Two readers share the byte-level hand splitting (``_iter_hand_bytes``): ``parse`` (this module's
+exact line parser, one ``Hand`` per hand) and ``iter_chunks``/``iter_pieces`` +
+``chunk_from_pieces``, which hand UTF-8 hands to the vectorised fast path
+(``pokerstars_fast.py``) and run this parser only on the hands that path leaves aside. Ingest uses
+the second; tests prove both give the same rows.
 """
 
 from __future__ import annotations
