@@ -2,9 +2,12 @@
 
 Why a multi-class model over the contrasts: families overlap (a squeeze team also avoids
 contesting, a dumper also looks soft), so one model that sees every contrast and says
-P(none), P(soft_play), ... separates them better than four thresholds; isotonic calibration makes
-the score a probability an analyst can read. The model file carries its version, the feature
-list and what it was trained on, so a run can say exactly which model produced a flag.
+P(none), P(soft_play), ... separates them better than four thresholds. Gradient boosting on log
+loss gives probabilities directly; on a held-out simulator seed they were better calibrated (Brier
+0.00069) than after isotonic (0.00081) or sigmoid (0.00087) post-calibration, which also cost
+pair AP, so the raw probabilities are the score. The model file
+carries its version, the feature list and what it was trained on, so a run can say exactly which
+model produced a flag.
 The isolation forest is fitted on each run's own pairs (no labels) to surface unseen patterns.
 """
 
@@ -17,7 +20,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from sklearn.calibration import CalibratedClassifierCV
 from sklearn.ensemble import HistGradientBoostingClassifier, IsolationForest
 
 from detectors.families import FAMILIES
@@ -29,13 +31,22 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 
 
 def model_features() -> list[str]:
-    return [*feature_columns(), *(f"r_{f}" for f in FAMILIES), "log_conf", "log_hu_conf"]
+    return [*feature_columns(), *(f"r_{f}" for f in FAMILIES), "log_conf", "log_hu_conf",
+            "conc_min", "conc_max", "join_rate", "left_rate"]
 
 
 def with_exposure(u: pl.DataFrame) -> pl.DataFrame:
+    """Exposure (how much the pair played) and co-presence (sitting, joining, leaving together):
+    the relationship indicators operators check first; alone they flag friends, so the model only
+    sees them beside the behavioural contrasts (the simulator's friends confounder is labelled honest)."""
+    sess = pl.col("sessions_together") + 1.0
     return u.with_columns(
         pl.col("confrontations").log1p().alias("log_conf"),
         pl.col("hu_confrontations").log1p().alias("log_hu_conf"),
+        pl.min_horizontal("conc_ab", "conc_ba").alias("conc_min"),
+        pl.max_horizontal("conc_ab", "conc_ba").alias("conc_max"),
+        (pl.col("joined_together") / sess).alias("join_rate"),
+        (pl.col("left_together") / sess).alias("left_rate"),
     )
 
 
@@ -65,11 +76,10 @@ def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], see
     feats = model_features()
     x = data.select(feats).fill_null(0.0).fill_nan(0.0).to_numpy()
     y = data["family"].to_numpy()
-    base = HistGradientBoostingClassifier(
+    est = HistGradientBoostingClassifier(
         max_iter=300, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=10,
         l2_regularization=1.0, random_state=seed,
     )
-    est = CalibratedClassifierCV(base, method="isotonic", cv=3)
     est.fit(x, y)
     counts = {str(k): int(v) for k, v in zip(*np.unique(y, return_counts=True), strict=True)}
     return PairModel(est, feats, MODEL_VERSION, mode, {**trained_on, "class_counts": counts})

@@ -109,7 +109,24 @@ def unordered(directed: pl.DataFrame, min_hands: int = MIN_HANDS) -> pl.DataFram
         ((pl.col("hu_checkdowns") - hu * cd_rate_pop) / (hu * cd_rate_pop + 1.0).sqrt()).alias("z_checkdown"),
         (pl.col("flow_cbb_ab") - pl.col("flow_cbb_ba")).alias("net_flow_cbb"),
     ]
-    return frame.with_columns(exprs)
+    return copresence(frame.with_columns(exprs))
+
+
+def copresence(u: pl.DataFrame) -> pl.DataFrame:
+    """conc_ab / conc_ba: hands together relative to each player's average table-mate (scored
+    pairs). Scale-free, so a small pool where everyone meets often does not look like a team."""
+    long = pl.concat([
+        u.select(pl.col("player_a").alias("p"), "hands_together"),
+        u.select(pl.col("player_b").alias("p"), "hands_together"),
+    ])
+    mean = long.group_by("p").agg(pl.col("hands_together").mean().alias("m"))
+    u = u.drop([c for c in ("conc_ab", "conc_ba") if c in u.columns])
+    u = u.join(mean.rename({"p": "player_a", "m": "_ma"}), on="player_a", how="left")
+    u = u.join(mean.rename({"p": "player_b", "m": "_mb"}), on="player_b", how="left")
+    return u.with_columns(
+        (pl.col("hands_together") / pl.col("_ma")).alias("conc_ab"),
+        (pl.col("hands_together") / pl.col("_mb")).alias("conc_ba"),
+    ).drop("_ma", "_mb")
 
 
 def feature_columns() -> list[str]:

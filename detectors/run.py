@@ -43,6 +43,8 @@ class Params:
     anomaly_pct: float = 0.9995  # isolation-forest percentile that becomes an anomaly flag
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
     model: str | None = None
+    memory_limit: str = "4GB"  # DuckDB's own cap (the machine budget is 8 GB for the whole process)
+    threads: int | None = None
 
 
 @dataclass
@@ -223,6 +225,9 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
     own = con is None
     con = con or duckdb.connect(str(db))
     try:
+        con.execute(f"SET memory_limit = '{params.memory_limit}'")
+        if params.threads:
+            con.execute(f"SET threads = {int(params.threads)}")
         apply_schema(con)
         run_id = f"{params.mode}-{started:%Y%m%dT%H%M%S%f}"
         u = compute(con, params)
