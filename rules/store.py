@@ -1,8 +1,9 @@
 """Warehouse I/O for the rule checker: read hands in bulk, write action_states and violations.
 
-Why bulk: one query per table, ordered by hand, fetched as Python tuples and grouped in one pass
-(never one query per hand). Writing replaces the rows of the checked hands, so a re-run is
-idempotent.
+Why bulk: one query per table per window of hands, joined on the hands' row numbers, sorted by
+DuckDB and fetched as Arrow columns, then cut into per-hand lists by one scan of the row numbers
+(never one query per hand, never a rescan of the child tables per batch). Writing replaces the rows
+of the checked hands, so a re-run is idempotent.
 """
 
 from __future__ import annotations
