@@ -44,12 +44,13 @@ def run_check(db_path: str, rulebook: str | None, batch_size: int = DEFAULT_BATC
         batches = hand_batches(reader, batch_size)
         try:
             with paused_gc():  # see rules.gcpause: the collector was most of the loading time
-                for done in check_batches(batches, rulebook=rulebook, mapping=load_mapping()):
+                checked = check_batches(batches, rulebook=rulebook, mapping=load_mapping())
+                for batch_no, done in enumerate(checked):
                     write_results(con, done, run_id)
                     hands += len(done.hand_ids)
                     states += len(done.states)
                     sev.update(f.severity for f, _ in done.findings)
-                    collect_between_batches()
+                    collect_between_batches(batch_no)
         finally:
             batches.close()  # drops the order table before the cursor goes
             reader.close()

@@ -4,7 +4,8 @@ Why: a batch builds hundreds of thousands of small tuples and lists that all sur
 batch is written; each young collection then promotes them and the full collections rescan them,
 which measured at about 80% of the loading time (40k warehouse hands: 28.8 s with the collector,
 5.6 s without). The engine makes no reference cycles, so the collector has nothing to find there;
-it is switched back on (and run once) between batches, so memory stays bounded by the batch.
+a young-generation sweep runs every few batches (each sweep walks the live batch, ~0.3 s per
+20k hands, and has found nothing after the first), so stray cycles cannot pile up over a night.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def collect_between_batches() -> None:
-    """One young-generation sweep between batches, for anything cyclic the block left behind."""
-    gc.collect(1)
+#: batches between two sweeps inside a paused block
+SWEEP_EVERY = 5
+
+
+def collect_between_batches(batch_no: int) -> None:
+    """A young-generation sweep after every ``SWEEP_EVERY``-th batch, for anything cyclic left behind."""
+    if batch_no % SWEEP_EVERY == SWEEP_EVERY - 1:
+        gc.collect(1)
