@@ -11,88 +11,22 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from parsers.columns import (
+    ACTION_SCHEMA,
+    AWARD_SCHEMA,
+    BOARD_SCHEMA,
+    HAND_SCHEMA,
+    HOLE_SCHEMA,
+    POT_SCHEMA,
+    SEAT_SCHEMA,
+    TABLE_SCHEMAS,
+)
 from parsers.model import Hand
 
-HAND_SCHEMA: dict[str, pl.DataType] = {
-    "hand_id": pl.String(),
-    "site": pl.String(),
-    "site_hand_no": pl.String(),
-    "format": pl.String(),
-    "variant": pl.String(),
-    "betting": pl.String(),
-    "game_type": pl.String(),
-    "tournament_id": pl.String(),
-    "tournament_level": pl.String(),
-    "table_name": pl.String(),
-    "max_seats": pl.Int32(),
-    "button_seat": pl.Int32(),
-    "sb": pl.Int64(),
-    "bb": pl.Int64(),
-    "ante": pl.Int64(),
-    "bb_ante": pl.Int64(),
-    "straddle": pl.Int64(),
-    "currency": pl.String(),
-    "unit_scale": pl.Int32(),
-    "started_at": pl.Datetime("us"),
-    "hero": pl.String(),
-    "hole_cards_mode": pl.String(),
-    "site_total_pot": pl.Int64(),
-    "site_rake": pl.Int64(),
-    "site_fees": pl.Int64(),
-    "site_added": pl.Int64(),
-    "cancelled": pl.Boolean(),
-    "n_players": pl.Int32(),
-    "source_file": pl.String(),
-    "file_sha256": pl.String(),
-    "byte_offset": pl.Int64(),
-    "byte_length": pl.Int64(),
-}
-SEAT_SCHEMA: dict[str, pl.DataType] = {
-    "hand_id": pl.String(),
-    "seat_no": pl.Int32(),
-    "player": pl.String(),
-    "stack": pl.Int64(),
-    "sitting_out": pl.Boolean(),
-    "final_stack": pl.Int64(),
-}
-ACTION_SCHEMA: dict[str, pl.DataType] = {
-    "hand_id": pl.String(),
-    "seq": pl.Int32(),
-    "street": pl.String(),
-    "player": pl.String(),
-    "kind": pl.String(),
-    "amount": pl.Int64(),
-    "raise_to": pl.Int64(),
-    "all_in": pl.Boolean(),
-    "contribution": pl.Int64(),
-    "cards": pl.String(),
-}
-HOLE_SCHEMA: dict[str, pl.DataType] = {
-    "hand_id": pl.String(),
-    "player": pl.String(),
-    "cards": pl.String(),
-    "provenance": pl.String(),
-}
-BOARD_SCHEMA: dict[str, pl.DataType] = {"hand_id": pl.String(), "board_no": pl.Int32(), "cards": pl.String()}
-POT_SCHEMA: dict[str, pl.DataType] = {"hand_id": pl.String(), "pot_no": pl.Int32(), "amount": pl.Int64()}
-AWARD_SCHEMA: dict[str, pl.DataType] = {
-    "hand_id": pl.String(),
-    "player": pl.String(),
-    "amount": pl.Int64(),
-    "pot_no": pl.Int32(),
-    "board_no": pl.Int32(),
-}
-
-#: table name -> schema, in load order
-TABLE_SCHEMAS: dict[str, dict[str, pl.DataType]] = {
-    "hands": HAND_SCHEMA,
-    "seats": SEAT_SCHEMA,
-    "actions": ACTION_SCHEMA,
-    "hole_cards": HOLE_SCHEMA,
-    "boards": BOARD_SCHEMA,
-    "pots": POT_SCHEMA,
-    "awards": AWARD_SCHEMA,
-}
+__all__ = [
+    "ACTION_SCHEMA", "AWARD_SCHEMA", "BOARD_SCHEMA", "HAND_SCHEMA", "HOLE_SCHEMA", "POT_SCHEMA",
+    "SEAT_SCHEMA", "TABLE_SCHEMAS", "HandFrames", "hands_to_frames",
+]
 
 
 @dataclass

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from parsers.columns import TABLE_SCHEMAS
 from parsers.formats.pokerstars_header import HOLE_COUNT, Header, parse_header, to_utc
 from parsers.model import ParseError
-from warehouse.frames import TABLE_SCHEMAS
 
 #: characters Python's str.strip() removes but Rust's does not (or may): chunks holding them go
 #: to the exact parser
