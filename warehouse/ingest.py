@@ -5,10 +5,12 @@ Why it is built this way:
 * **Exactly once.** A file is identified by the SHA-256 of its bytes (``raw_files``): the same
   bytes are never loaded twice, and a hand seen in two files (``hand_id`` is namespaced by site)
   is stored once.
-* **All or nothing per file.** Rows of a file and its ``raw_files`` row are committed in the same
-  transaction, so an ingest killed midway leaves no half-loaded file and a re-run completes it.
+* **All or nothing per file.** A file's ``raw_files`` row is committed with its last rows. A big
+  file is committed batch by batch (so memory stays flat, DuckDB holding no huge transaction)
+  under an ``ingest_in_progress`` marker: if the ingest dies, the next run first deletes that
+  file's rows, so no half-loaded file survives and the re-run completes the job.
 * **Flat memory.** Hands are streamed and flushed in batches through Arrow (polars frames), never
-  row by row; a big file flushes several times inside its transaction.
+  row by row.
 * **Fast.** PokerStars text goes through the columnar fast path (``parsers/formats/
   pokerstars_fast.py``) in chunks of a few MB gathered across small files; every buffered hand
   has a batch key (``_hx``) so a duplicate is dropped from all its tables at once. Other formats
@@ -297,8 +299,9 @@ class _Loader:
             parts.append(frames.tables)
         return HandFrames({name: pl.concat([p[name] for p in parts]).drop("_hx") for name in TABLE_SCHEMAS})
 
-    def flush(self) -> None:
-        """Insert the buffered rows (inside the caller's open transaction)."""
+    def flush(self, mid_file: bool = True) -> None:
+        """Insert the buffered rows; a flush forced by the batch size inside a file commits them
+        under in-progress markers (see ``_checkpoint``)."""
         con = self.con
         if self.parts or self.hands:
             frames = self._batch_frames()
@@ -348,11 +351,23 @@ class _Loader:
         self.seen_in_batch.clear()
         self.buffered = 0
         self.next_key = 0
+        if self.pending and mid_file:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Commit what is flushed so far under in-progress markers for the files still open."""
+        now = datetime.now(UTC).replace(tzinfo=None)
+        self.con.executemany(
+            "INSERT OR IGNORE INTO ingest_in_progress VALUES (?, ?, ?)",
+            [(p.sha256, str(p.path), now) for p in self.pending.values()],
+        )
+        self.con.execute("COMMIT")
+        self.con.execute("BEGIN TRANSACTION")
 
     def commit_files(self) -> None:
         """Flush, record the pending files in raw_files and commit them all at once."""
         self.run_pieces()
-        self.flush()
+        self.flush(mid_file=False)
         now = datetime.now(UTC).replace(tzinfo=None)
         rows = [
             (
@@ -363,6 +378,7 @@ class _Loader:
         ]  # fmt: skip
         if rows:
             self.con.executemany("INSERT INTO raw_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.con.executemany("DELETE FROM ingest_in_progress WHERE sha256 = ?", [(r[0],) for r in rows])
         self.con.execute("COMMIT")
         self.pending.clear()
         self.con.execute("BEGIN TRANSACTION")
@@ -385,6 +401,7 @@ def ingest_paths(
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     try:
+        recover_interrupted(con)
         known = {row[0] for row in con.execute("SELECT sha256 FROM raw_files").fetchall()}
         loader = _Loader(con, summary, batch_hands)
         show = sys.stderr.isatty() if progress is None else progress
@@ -400,6 +417,29 @@ def ingest_paths(
         con.close()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def recover_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Delete every row of files whose ingest died midway, so they load again from scratch."""
+    interrupted = [r[0] for r in con.execute("SELECT sha256 FROM ingest_in_progress").fetchall()]
+    if not interrupted:
+        return []
+    tables = [
+        r[0] for r in con.execute(
+            "SELECT DISTINCT table_name FROM information_schema.columns "
+            "WHERE column_name = 'hand_id' AND table_name <> 'hands'"
+        ).fetchall()
+    ]
+    con.execute("BEGIN TRANSACTION")
+    for sha in interrupted:
+        ids = "SELECT hand_id FROM hands WHERE file_sha256 = ?"
+        for table in tables:
+            con.execute(f"DELETE FROM {table} WHERE hand_id IN ({ids})", [sha])
+        con.execute("DELETE FROM hands WHERE file_sha256 = ?", [sha])
+        con.execute("DELETE FROM quarantine WHERE file_sha256 = ?", [sha])
+        con.execute("DELETE FROM ingest_in_progress WHERE sha256 = ?", [sha])
+    con.execute("COMMIT")
+    return interrupted
 
 
 def _progress(files: list[Path], show: bool) -> Iterable[Path]:

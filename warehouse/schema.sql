@@ -116,6 +116,14 @@ CREATE TABLE IF NOT EXISTS reconciliation (
     detail           VARCHAR
 );
 
+-- Files whose rows are being loaded. A big file is committed in batches (so memory stays flat);
+-- if the ingest dies, the next run deletes that file's rows before reading it again.
+CREATE TABLE IF NOT EXISTS ingest_in_progress (
+    sha256     VARCHAR PRIMARY KEY,
+    path       VARCHAR NOT NULL,
+    started_at TIMESTAMP NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS quarantine (
     file_sha256 VARCHAR NOT NULL,
     source_file VARCHAR NOT NULL,
