@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -21,7 +22,7 @@ simulator = pytest.importorskip("simulator.run")
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     from warehouse.ingest import ingest_paths
 
     base = tmp_path_factory.mktemp("sim")
@@ -46,7 +47,7 @@ def _flags(db: Path, mode: str) -> list[tuple[str, list[str], float, str, list[s
         con.close()
 
 
-def _pair_best(flags: list, a: str, b: str) -> tuple[str, float] | None:
+def _pair_best(flags: list[Any], a: str, b: str) -> tuple[str, float] | None:
     for fam, players, score, _, _ in flags:  # sorted by score
         if len(players) == 2 and {a, b} == set(players):
             return fam, score
@@ -54,7 +55,7 @@ def _pair_best(flags: list, a: str, b: str) -> tuple[str, float] | None:
 
 
 @pytest.mark.parametrize("family", ["chip_dumping", "soft_play", "squeeze", "card_sharing"])
-def test_family_detected_operator_mode(table: tuple[Path, dict], family: str) -> None:
+def test_family_detected_operator_mode(table: tuple[Path, dict[str, Any]], family: str) -> None:
     db, truth = table
     flags = _flags(db, "operator")
     team = next(t for t in truth["teams"] if t["family"] == family)
@@ -70,8 +71,8 @@ def test_family_detected_operator_mode(table: tuple[Path, dict], family: str) ->
         assert tuple(sorted((a, b))) in top
 
 
-def test_evidence_hands_are_shared_hands_of_the_pair(table: tuple[Path, dict]) -> None:
-    db, truth = table
+def test_evidence_hands_are_shared_hands_of_the_pair(table: tuple[Path, dict[str, Any]]) -> None:
+    db, _truth = table
     con = duckdb.connect(str(db), read_only=True)
     try:
         rows = con.execute(
@@ -86,7 +87,7 @@ def test_evidence_hands_are_shared_hands_of_the_pair(table: tuple[Path, dict]) -
     assert rows and all(n == 2 for _, _, n in rows)
 
 
-def test_confounders_left_alone(table: tuple[Path, dict]) -> None:
+def test_confounders_left_alone(table: tuple[Path, dict[str, Any]]) -> None:
     db, truth = table
     colluders = {m for t in truth["teams"] for m in t["members"]}
     for mode in ("operator", "player"):
@@ -101,7 +102,7 @@ def test_confounders_left_alone(table: tuple[Path, dict]) -> None:
                     assert not (set(conf["players"]) & set(players) and severity == "high"), (mode, conf, fam, score)
 
 
-def test_player_mode_degrades_gracefully(table: tuple[Path, dict]) -> None:
+def test_player_mode_degrades_gracefully(table: tuple[Path, dict[str, Any]]) -> None:
     """Player mode runs on the same hands with only shown cards, says so, and still finds the
     families that do not need hidden cards (soft play, squeeze)."""
     db, truth = table
