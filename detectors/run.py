@@ -39,6 +39,7 @@ class Params:
     medium: float = 0.5
     high: float = 0.9
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
+    high_min_rule: float = 2.0  # ... and its family's own behavioural contrast (rule score, z units)
     ring_edge: float = 0.5
     anomaly_pct: float = 0.9995  # isolation-forest percentile that becomes an anomaly flag
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
@@ -137,7 +138,9 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
             text = TEXT[fam]
             rows.append({
                 "flag_key": f"{fam}|{a}|{b}", "family": fam, "a": a, "b": b, "players": [a, b],
-                "score": round(s, 6), "severity": "low" if fam == "anomaly" else _severity(s, exposure, params),
+                "score": round(s, 6),
+                "severity": "low" if fam == "anomaly" else _severity(
+                    s, exposure if float(r[f"r_{fam}"]) >= params.high_min_rule else 0.0, params),
                 "explanation": text.explanation.format(a=a, b=b), "observed": json.dumps(obs, sort_keys=True),
                 "benign_explanation": text.benign.format(a=a, b=b), "overturn": text.overturn.format(a=a, b=b),
             })
