@@ -165,8 +165,10 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     F = bb  # full increment
     reopen_ctr = 0
     bets_in_round = 0  # limit games: bets + raises this round (the blind counts as the first bet)
+    full_level = 0  # limit games: the street total of the last full bet (a short all-in leaves it below B)
+    big_bet = 2 * small_bet  # limit games: the turn and river bet (888 writes $0.12/$0.25: see below)
     last_aggr = -1
-    pot = 0
+    pot = hand.site_added or 0  # money the site added (Cash Drop, STP) is in the pot from the deal
     expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
     straddle_anchor = -1
     mississippi = False
@@ -219,8 +221,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             B = call_basis = 0
             reopen_ctr = 0
             bets_in_round = 0
+            full_level = 0
             last_aggr = -1
-            F = 2 * small_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
+            F = big_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
             expected = next_to_act(n - 1)
         if kind is _K_FOLD or kind is _K_CHECK or kind is _K_CALL or kind is _K_BET or kind is _K_RAISE:
             pass
@@ -237,6 +240,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     straddle_anchor = i
                 B = max(B, street_bet[i], bb)
                 bets_in_round = max(bets_in_round, 1)
+                full_level = B
             elif kind is _K_SB:
                 if sb_player < 0:
                     sb_player = i
@@ -250,6 +254,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 F = max(F, amount)
                 B = max(B, street_bet[i])
                 bets_in_round += 1
+                full_level = B
             expected = -2
             continue
         elif kind in _DEAD_POST:
@@ -331,7 +336,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         if lvl_i == _NONE:
             reopened = True
         elif cumulative and not r003:
-            reopened = B - lvl_i >= F
+            # limit (TDA "Re-Opening the Bet" 47-B): facing half a full bet or more reopens
+            reopened = (2 * (B - lvl_i) if limit else B - lvl_i) >= F
         else:
             reopened = acted_ctr[i] < reopen_ctr
         # one pass over the others: anyone free to act (not folded, not all-in), and who still owes
@@ -345,8 +351,23 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         can_raise = reopened and stack_before > to_call and others_free
         cap_reached = False
         if limit:
+            if (
+                kind is _K_BET
+                and not B
+                and F == big_bet == 2 * small_bet
+                and mine + c == big_bet + 1
+                and c < stack_before
+                and (street is Street.TURN or street is Street.RIVER)
+            ):
+                # the small bet was written rounded down (888 "$0.12/$0.25": 12.5 units), so the
+                # big bet is one unit above twice it; the hand's own first big bet says so
+                big_bet = F = mine + c
             size = F
-            min_to = max_to = target + size if target else size
+            if online and not r003 and full_level < B:
+                # online limit: a short all-in bet or raise may be completed, or completed and raised
+                min_to, max_to = full_level + size, full_level + 2 * size
+            else:
+                min_to = max_to = target + size if target else size
             if cap and bets_in_round >= cap:
                 live = 0
                 for q in rng:
@@ -480,6 +501,11 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     if counted:
                         reopen_ctr += 1
                         F = max(F, inc) if B else max(bb, raise_to)
+                elif limit:  # the bet size is fixed; an all-in of half a bet or more reopens (47-B)
+                    if 2 * inc >= F or not goes_allin:
+                        reopen_ctr += 1
+                    if raise_to - full_level >= F:
+                        full_level = raise_to
                 elif inc >= F or not goes_allin:
                     F = max(F, inc)
                     reopen_ctr += 1

@@ -25,8 +25,13 @@ class SidePot(NamedTuple):
     eligible: tuple[int, ...]  # ring indices of live players who can win it
 
 
-def build_pots(contributed: list[int], folded: list[bool]) -> list[SidePot]:
-    """Main pot then side pots, by the contribution levels of the live players."""
+def build_pots(contributed: list[int], folded: list[bool], dead: int = 0) -> list[SidePot]:
+    """Main pot then side pots, by the contribution levels of the live players.
+
+    ``contributed`` holds each player's live money only; ``dead`` (BB antes, dead blinds, money the
+    site added) goes wholly into the main pot, so it never forms its poster's own side pot
+    (pokerkit_bench.md probe A2: BB ante 100 + dead SB 50 + 3 x 200 make a 750 main pot).
+    """
     caps = sorted({c for c, f in zip(contributed, folded, strict=True) if not f and c > 0})
     pots: list[SidePot] = []
     prev = 0
@@ -42,7 +47,33 @@ def build_pots(contributed: list[int], folded: list[bool]) -> list[SidePot]:
     rest = sum(max(c - prev, 0) for c in contributed)  # dead money above every live level
     if rest and pots:
         pots[-1] = SidePot(pots[-1].amount + rest, pots[-1].eligible)
+    if dead:
+        everyone = tuple(i for i, f in enumerate(folded) if not f)
+        if pots and pots[0].eligible == everyone:
+            pots[0] = SidePot(pots[0].amount + dead, everyone)
+        else:  # a live player with no live money (all-in on the dead post): eligible for it alone
+            pots.insert(0, SidePot(dead, everyone))
     return pots
+
+
+def dead_money(hand: Hand, idx: dict[str, int], contributed: list[int]) -> tuple[list[int], int]:
+    """Each player's live money and the hand's dead money (BB antes, dead blinds, site-added money).
+
+    Why apart: dead money is not a betting level (rules_matrix POT.SIDE_POTS layers the live
+    contributions), it all belongs to the main pot.
+    """
+    dead = hand.site_added or 0
+    live = contributed
+    for a in hand.actions:
+        k = a.kind
+        if k is Kind.POST_BB_ANTE or k is Kind.POST_DEAD:
+            i = idx.get(a.player)
+            if i is not None and a.contribution:
+                if live is contributed:
+                    live = list(contributed)
+                live[i] -= a.contribution
+                dead += a.contribution
+    return live, dead
 
 
 def split(amount: int, winners: list[int], unit: int) -> dict[int, int]:
@@ -104,7 +135,8 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
     folded = [f or (i in mucked) for i, f in enumerate(rp.folded)]
     if all(folded):
         folded = list(rp.folded)
-    pots = build_pots(rp.contributed, folded)
+    live, dead = dead_money(hand, idx, rp.contributed)
+    pots = build_pots(live, folded, dead)
     boards = sorted(hand.boards, key=lambda b: b.board_no)
     nboards = max(1, len(boards))
     board_cards = [[c for c in card_ids(b.cards) if c is not None] for b in boards] or [[]]

@@ -147,8 +147,10 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     F = bb  # full increment
     reopen_ctr = 0
     bets_in_round = 0  # limit games: bets + raises this round (the blind counts as the first bet)
+    full_level = 0  # limit games: the street total of the last full bet (a short all-in leaves it below B)
+    big_bet = 2 * small_bet  # limit games: the turn and river bet (888 writes $0.12/$0.25: see below)
     last_aggr = -1
-    pot = 0
+    pot = hand.site_added or 0  # money the site added (Cash Drop, STP) is in the pot from the deal
     expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
     straddle_anchor = -1
     mississippi = False
@@ -204,8 +206,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             B = call_basis = 0
             reopen_ctr = 0
             bets_in_round = 0
+            full_level = 0
             last_aggr = -1
-            F = 2 * small_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
+            F = big_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
             expected = next_to_act(n - 1)
         if kind in _LIVE_POST:
             behind[i] -= c
@@ -220,6 +223,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     straddle_anchor = i
                 B = max(B, street_bet[i], bb)
                 bets_in_round = max(bets_in_round, 1)
+                full_level = B
             elif kind is Kind.POST_SB:
                 if sb_player < 0:
                     sb_player = i
@@ -233,6 +237,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 F = max(F, amount)
                 B = max(B, street_bet[i])
                 bets_in_round += 1
+                full_level = B
             expected = -2
             continue
         if kind in _DEAD_POST:
@@ -313,15 +318,27 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         if level[i] == _NONE:
             reopened = True
         elif cumulative and not r003:
-            reopened = B - level[i] >= F
+            reopened = (2 * (B - level[i]) if limit else B - level[i]) >= F
         else:
             reopened = acted_ctr[i] < reopen_ctr
         others_free = any(not folded[q] and not allin[q] for q in range(n) if q != i)
         can_raise = reopened and stack_before > to_call and others_free
         cap_reached = False
         if limit:
+            if (
+                kind is Kind.BET
+                and B == 0
+                and F == big_bet == 2 * small_bet
+                and mine + c == big_bet + 1
+                and c < stack_before
+                and street in (Street.TURN, Street.RIVER)
+            ):
+                big_bet = F = mine + c
             size = F
-            min_to = max_to = target + size if target else size
+            if online and not r003 and full_level < B:
+                min_to, max_to = full_level + size, full_level + 2 * size
+            else:
+                min_to = max_to = target + size if target else size
             live = sum(1 for q in range(n) if not folded[q])
             if prof.limit_raise_cap and bets_in_round >= prof.limit_raise_cap and (live > 2 or prof.limit_cap_headsup):
                 cap_reached = True
@@ -452,6 +469,11 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     if counted:
                         reopen_ctr += 1
                         F = max(F, inc) if B else max(bb, raise_to)
+                elif limit:
+                    if 2 * inc >= F or not goes_allin:
+                        reopen_ctr += 1
+                    if raise_to - full_level >= F:
+                        full_level = raise_to
                 elif inc >= F or not goes_allin:
                     F = max(F, inc)
                     reopen_ctr += 1
