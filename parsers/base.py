@@ -7,12 +7,15 @@ and turns *any* exception from one block into a quarantine record so the rest st
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from .model import Hand, ParseError, Quarantined
 from .reading import Block, iter_blocks, iter_lines
+
+#: what a hand reader returns: a Hand, or (text formats) None for a block that is not a hand
+_H = TypeVar("_H", bound=Hand | None)
 
 
 class HandFormat:
@@ -55,14 +58,35 @@ def guarded_parse(fmt: TextHandFormat, block: Block, source: str) -> Iterator[Ha
     if not fmt.is_start(block.lines[0]):
         yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", fmt.name)
         return
-    try:
-        hand = fmt.parse_block(block, source)
-    except ParseError as exc:
-        yield Quarantined(source, block.offset, "\n".join(block.lines), str(exc), fmt.name)
-        return
-    except Exception as exc:  # a bad hand must never stop its file
-        reason = f"{type(exc).__name__}: {exc}"
-        yield Quarantined(source, block.offset, "\n".join(block.lines), reason, fmt.name)
-        return
+    hand = read_guarded(
+        lambda: fmt.parse_block(block, source), source, block.offset, lambda: "\n".join(block.lines), fmt.name
+    )
     if hand is not None:
         yield hand
+
+
+def read_guarded(
+    read: Callable[[], _H],
+    source: str,
+    offset: int,
+    text: str | Callable[[], str],
+    fmt_name: str,
+    named: tuple[tuple[type[Exception], str], ...] = (),
+) -> _H | Quarantined:
+    """Run one hand's reader; any exception becomes a Quarantined record with the reason.
+
+    Why one helper: every format (text blocks, XML games, JSON objects, TOML sections, CSV
+    logs) must quarantine a bad hand the same way. The reason is the ParseError's message, a
+    format's own prefix for the exception types in ``named`` (e.g. malformed XML), or the
+    exception's type and message. ``text`` may be a callable so that the hand's text is only
+    joined when it is needed.
+    """
+    try:
+        return read()
+    except ParseError as exc:
+        reason = str(exc)
+    except Exception as exc:  # a bad hand must never stop its file
+        reason = next(
+            (f"{prefix}{exc}" for kind, prefix in named if isinstance(exc, kind)), f"{type(exc).__name__}: {exc}"
+        )
+    return Quarantined(source, offset, text if isinstance(text, str) else text(), reason, fmt_name)

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
-from parsers.base import TextHandFormat
+from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import HandBuilder, Money, new_hand
 from parsers.model import Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street
@@ -66,22 +66,11 @@ class BossMediaFormat(TextHandFormat):
     def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
         source = str(path)
         for block in iter_blocks(iter_lines(path), self.is_start):
-            if not self.is_start(block.lines[0]):
-                if all(not ln.strip() or ln.strip().lstrip("\ufeff").startswith(_PREAMBLE) for ln in block.lines):
-                    continue  # the XML declaration and <ROOT> before the first hand
-                yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
-                continue
-            try:
-                hand = self.parse_block(block, source)
-            except ParseError as exc:
-                yield Quarantined(source, block.offset, "\n".join(block.lines), str(exc), self.name)
-                continue
-            except Exception as exc:  # a bad hand must never stop its file
-                reason = f"{type(exc).__name__}: {exc}"
-                yield Quarantined(source, block.offset, "\n".join(block.lines), reason, self.name)
-                continue
-            if hand is not None:
-                yield hand
+            if not self.is_start(block.lines[0]) and all(
+                not ln.strip() or ln.strip().lstrip("\ufeff").startswith(_PREAMBLE) for ln in block.lines
+            ):
+                continue  # the XML declaration and <ROOT> before the first hand
+            yield from guarded_parse(self, block, source)
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
         text = "\n".join(block.lines).lstrip("\ufeff")

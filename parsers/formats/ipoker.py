@@ -48,10 +48,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
-from parsers.base import HandFormat
+from parsers.base import HandFormat, read_guarded
 from parsers.formats._ledger import Ledger
 from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
 from parsers.money import to_units
@@ -218,18 +219,16 @@ class IPokerFormat(HandFormat):
 
     def _guarded(self, text: str, session: _Session, source: str, offset: int, length: int,
                  *, unclosed: bool = False) -> Hand | Quarantined:
-        try:
-            if not unclosed:
-                return self.parse_game(text, session, source, offset, length)
-            hand = self.parse_game(text + "</game>", session, source, offset, length)
-            _check_unclosed(hand, session)
-            return hand
-        except ParseError as exc:
-            return Quarantined(source, offset, text, str(exc), self.name)
-        except ET.ParseError as exc:
-            return Quarantined(source, offset, text, f"malformed XML: {exc}", self.name)
-        except Exception as exc:
-            return Quarantined(source, offset, text, f"{type(exc).__name__}: {exc}", self.name)
+        return read_guarded(partial(self._read, text, session, source, offset, length, unclosed), source, offset,
+                            text, self.name, named=((ET.ParseError, "malformed XML: "),))
+
+    def _read(self, text: str, session: _Session, source: str, offset: int, length: int, unclosed: bool) -> Hand:
+        """One game; a game the file ends inside is closed and kept only when it is complete."""
+        if not unclosed:
+            return self.parse_game(text, session, source, offset, length)
+        hand = self.parse_game(text + "</game>", session, source, offset, length)
+        _check_unclosed(hand, session)
+        return hand
 
     def parse_game(self, text: str, session: _Session, source: str, offset: int, length: int) -> Hand:
         """One ``<game>`` element, read against its session header."""

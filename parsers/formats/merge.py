@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from parsers.base import TextHandFormat
+from parsers.base import TextHandFormat, read_guarded
 from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
 from parsers.model import Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street
 from parsers.reading import Block, iter_blocks, iter_lines
@@ -57,17 +58,8 @@ class MergeFormat(TextHandFormat):
                 if rest:
                     yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
                 continue
-            try:
-                if description is None:
-                    raise ParseError("game before any <description> (no game type or stakes)")
-                hand = _best_reading(block, source, description)
-            except ParseError as exc:
-                yield Quarantined(source, block.offset, "\n".join(block.lines), str(exc), self.name)
-                continue
-            except Exception as exc:  # a bad hand must never stop its file
-                reason = f"{type(exc).__name__}: {exc}"
-                yield Quarantined(source, block.offset, "\n".join(block.lines), reason, self.name)
-                continue
+            hand = read_guarded(partial(_best_reading, block, source, description), source, block.offset,
+                                partial("\n".join, block.lines), self.name)
             if hand is not None:
                 yield hand
 
@@ -75,13 +67,15 @@ class MergeFormat(TextHandFormat):
         raise ParseError("Merge games need their <description>: use parse()")
 
 
-def _best_reading(block: Block, source_file: str, description: tuple[str, str]) -> Hand | None:
+def _best_reading(block: Block, source_file: str, description: tuple[str, str] | None) -> Hand | None:
     """Merge's RAISE amount is the chips added in some exports and the street total in others.
 
     Both readings are built; the one under which every CALL brings the caller exactly level
     with the top bet is kept (the calls are the site's own cross-check). When both or neither
     are consistent, the chips-added reading (2008-2011 exports, fpdb's .hp) stands.
     """
+    if description is None:
+        raise ParseError("game before any <description> (no game type or stakes)")
     added = _parse(block, source_file, description, raise_added=True)
     total = _parse(block, source_file, description, raise_added=False)
     if added is None or total is None:

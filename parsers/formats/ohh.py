@@ -31,10 +31,11 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from parsers.base import HandFormat
+from parsers.base import HandFormat, read_guarded
 from parsers.formats._open_betting import Betting
 from parsers.model import (
     Award,
@@ -82,15 +83,13 @@ class OhhFormat(HandFormat):
                 yield Quarantined(source, offset, text, "truncated JSON object (file ends inside a hand)",
                                   self.name)
                 continue
-            try:
-                doc = json.loads(text, parse_float=Decimal)
-                yield parse_object(doc, text, source, offset, len(raw))
-            except json.JSONDecodeError as exc:
-                yield Quarantined(source, offset, text, f"JSON error: {exc}", self.name)
-            except ParseError as exc:
-                yield Quarantined(source, offset, text, str(exc), self.name)
-            except Exception as exc:  # one bad hand never stops the file
-                yield Quarantined(source, offset, text, f"{type(exc).__name__}: {exc}", self.name)
+            yield read_guarded(partial(_read_object, text, source, offset, len(raw)), source, offset, text,
+                               self.name, named=((json.JSONDecodeError, "JSON error: "),))
+
+
+def _read_object(text: str, source: str, offset: int, length: int) -> Hand:
+    """One complete JSON object: decoded with exact decimals, then read as a hand."""
+    return parse_object(json.loads(text, parse_float=Decimal), text, source, offset, length)
 
 
 def _objects(path: Path) -> Iterator[tuple[int, bytes, bool]]:

@@ -39,10 +39,11 @@ import re
 import tomllib
 from collections.abc import Iterator
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from parsers.base import HandFormat
+from parsers.base import HandFormat, read_guarded
 from parsers.formats._open_betting import BOARD_STREETS, Betting
 from parsers.model import (
     Award,
@@ -102,12 +103,8 @@ class PhhFormat(HandFormat):
                 continue
             if name is None and not doc:
                 continue  # comments / blank lines before the first section
-            try:
-                yield parse_document(doc, text, source, offset, length)
-            except ParseError as exc:
-                yield Quarantined(source, offset, text, str(exc), self.name)
-            except Exception as exc:  # one bad hand never stops the file
-                yield Quarantined(source, offset, text, f"{type(exc).__name__}: {exc}", self.name)
+            yield read_guarded(partial(parse_document, doc, text, source, offset, length), source, offset, text,
+                               self.name)
 
 
 def _sections(path: Path) -> Iterator[tuple[int, int, str | None, str]]:

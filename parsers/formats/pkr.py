@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
-from parsers.base import TextHandFormat
+from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
 from parsers.model import Hand, Kind, ParseError, Pot, Provenance, Quarantined, Seat, Street
 from parsers.reading import Block, iter_blocks, iter_lines
@@ -83,20 +83,7 @@ class PKRFormat(TextHandFormat):
             return begins
 
         for block in iter_blocks(iter_lines(path), start):
-            if not self.is_start(block.lines[0]):
-                yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
-                continue
-            try:
-                hand = self.parse_block(block, source)
-            except ParseError as exc:
-                yield Quarantined(source, block.offset, "\n".join(block.lines), str(exc), self.name)
-                continue
-            except Exception as exc:  # a bad hand must never stop its file
-                reason = f"{type(exc).__name__}: {exc}"
-                yield Quarantined(source, block.offset, "\n".join(block.lines), reason, self.name)
-                continue
-            if hand is not None:
-                yield hand
+            yield from guarded_parse(self, block, source)
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
         return _Reader(block, source_file).read()

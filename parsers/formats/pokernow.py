@@ -33,9 +33,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
-from parsers.base import HandFormat
+from parsers.base import HandFormat, read_guarded
 from parsers.formats._open_betting import Betting
 from parsers.model import (
     Award,
@@ -251,16 +252,16 @@ def _cards(text: str) -> list[str]:
 
 def _quarantine(source: str, lines: list[_Line], reason: str) -> Quarantined:
     offset = min(ln.offset for ln in lines)
-    return Quarantined(source, offset, "\n".join(ln.entry for ln in lines), reason, "pokernow")
+    return Quarantined(source, offset, _entries(lines), reason, "pokernow")
 
 
 def _guarded(lines: list[_Line], source: str, game: str, facts: _FileFacts) -> Hand | Quarantined:
-    try:
-        return _parse_hand(lines, source, game, facts)
-    except ParseError as exc:
-        return _quarantine(source, lines, str(exc))
-    except Exception as exc:  # one bad hand never stops the file
-        return _quarantine(source, lines, f"{type(exc).__name__}: {exc}")
+    return read_guarded(partial(_parse_hand, lines, source, game, facts), source,
+                        min(ln.offset for ln in lines), partial(_entries, lines), "pokernow")
+
+
+def _entries(lines: list[_Line]) -> str:
+    return "\n".join(ln.entry for ln in lines)
 
 
 def _parse_hand(lines: list[_Line], source: str, game: str, facts: _FileFacts) -> Hand:
