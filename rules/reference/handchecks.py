@@ -95,7 +95,10 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 )
         elif a.kind is Kind.POST_STRADDLE:
             straddles.append((a.seq, i, a.amount if a.amount is not None else a.contribution))
-    if n == 2 and rp.sb_player >= 0 and rp.sb_player != n - 1 and hand.button_seat is not None:
+    # heads-up with a live button (a dead button on a seat not dealt in leaves two blinds, no button)
+    dealt = [i for i in range(n) if rp.positions[i]]
+    btn = dealt[-1] if len(dealt) == 2 and rp.positions[dealt[-1]] == "BTN" else -1
+    if btn >= 0 and rp.sb_player >= 0 and rp.sb_player != btn and hand.button_seat is not None:
         out.append(
             Finding(
                 hid,
@@ -104,7 +107,7 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 ERROR,
                 False,
                 None,
-                f"{ring[-1]} (button) posts SB",
+                f"{ring[btn]} (button) posts SB",
                 f"{ring[rp.sb_player]} posted SB",
                 "Heads-up the button posts the small blind and acts first before the flop."
                 + cite("BLIND.HEADSUP_BUTTON"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from parsers.model import Action, Hand, Kind, Street
+from parsers.model import DECISIONS, Action, Hand, Kind, Street
 from rules.findings import ERROR, INFO, WARNING, Finding, fmt
 from rules.profiles import Profile
 
@@ -76,6 +76,41 @@ def position_labels(n: int) -> list[str]:
     return ["SB", "BB", *mids, *tail]
 
 
+def sat_out(hand: Hand, ring: list[str]) -> list[int]:
+    """Ring indices of seats marked sitting out that take no decision (they may have paid an ante).
+
+    Why: a player who antes and then sits out is dealt no cards; the site never asks them to act,
+    so the replay counts their money in the pot but treats them as folded from the deal.
+    """
+    out = {s.player for s in hand.seats if s.sitting_out}
+    if not out:
+        return []
+    out -= {a.player for a in hand.actions if a.kind in DECISIONS}
+    return [i for i, p in enumerate(ring) if p in out]
+
+
+def ring_positions(hand: Hand, ring: list[str], out: list[int]) -> list[str]:
+    """Position labels for the ring; seats out of the hand get none and are not counted.
+
+    Heads-up with the button on a seat that is not dealt in (a dead button), the two players are
+    the small and the big blind, not the button and the big blind.
+    """
+    if not out:
+        n = len(ring)
+        if n == 2 and hand.button_seat is not None and _dead_button(hand, ring):
+            return ["SB", "BB"]
+        return position_labels(n)
+    active = [p for i, p in enumerate(ring) if i not in out]
+    labels = iter(ring_positions(hand, active, []))
+    return ["" if i in out else next(labels) for i in range(len(ring))]
+
+
+def _dead_button(hand: Hand, ring: list[str]) -> bool:
+    """The written button seat is not one of the ring's players."""
+    names = set(ring)
+    return not any(s.seat_no == hand.button_seat and s.player in names for s in hand.seats)
+
+
 def ring_order(hand: Hand) -> list[str]:
     """Players who took part in the hand, clockwise starting left of the button."""
     acting = {a.player for a in hand.actions}
@@ -110,13 +145,16 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     ring = ring_order(hand)
     n = len(ring)
     idx = {p: i for i, p in enumerate(ring)}
-    positions = position_labels(n)
+    out_of_hand = sat_out(hand, ring)
+    positions = ring_positions(hand, ring, out_of_hand)
     stack_of = {s.player: s.stack for s in hand.seats}
     stacks = [stack_of.get(p, 0) for p in ring]
     behind = stacks[:]
     contributed = [0] * n
     street_bet = [0] * n
     folded = [False] * n
+    for q in out_of_hand:
+        folded[q] = True
     allin = [False] * n
     level = [_NONE] * n  # B when the player last acted on this street
     acted_ctr = [0] * n  # reopen counter when the player last acted on this street
@@ -139,6 +177,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         small_bet = max(full_bbs) if full_bbs else bb
     bb_player = -1
     sb_player = -1
+    bb_ref = n - 1 if n == 2 else -1  # the big blind is the first BB poster clockwise from here
 
     last_post_seq = max((a.seq for a in hand.actions if a.kind in _LIVE_POST), default=-1)
     street = _PREFLOP
@@ -221,12 +260,19 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 if bb_player < 0:
                     bb_player = i
                     straddle_anchor = i
+                elif straddle_anchor == bb_player and bb_ref >= 0:
+                    # several live big blinds (a returning player posts one out of position): the
+                    # big blind is the first of them clockwise from the small blind (heads-up with
+                    # no small blind posted, from the button), and the action starts left of it
+                    d_new = (i - bb_ref) % n or n
+                    if d_new < ((bb_player - bb_ref) % n or n):
+                        bb_player = straddle_anchor = i
                 B = max(B, street_bet[i], bb)
                 bets_in_round = max(bets_in_round, 1)
                 full_level = B
             elif kind is Kind.POST_SB:
                 if sb_player < 0:
-                    sb_player = i
+                    sb_player = bb_ref = i
                 B = max(B, street_bet[i])
             else:  # straddle: a live blind that raises B and F
                 amount = a.amount if a.amount is not None else c

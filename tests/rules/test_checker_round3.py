@@ -241,3 +241,105 @@ def test_fl_big_bet_one_unit_above_twice_the_small_bet() -> None:
 def test_dead_post_kinds_are_the_models() -> None:
     # the dead-money split reads the model's own dead kinds (a renamed kind would silently skip it)
     assert {Kind.POST_BB_ANTE, Kind.POST_DEAD} < {k for k in Kind}
+
+
+# ---- CHECKER_SITTING_OUT_ANTE: a seat that antes and sits out is not expected to act -----------
+def _ante_then_sit_out(marked: bool) -> Hand:
+    # iPoker 5338624766: four antes of 2; "Player3" antes, then sits out and is dealt no cards
+    players = [("SB", 2000), ("OUT", 1176), ("BB", 2245), ("BTN", 566)]
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "SB", "post_ante", 2),
+        ("preflop", "OUT", "post_ante", 2),
+        ("preflop", "BB", "post_ante", 2),
+        ("preflop", "BTN", "post_ante", 2),
+        ("preflop", "SB", "post_sb", 5),
+        ("preflop", "BB", "post_bb", 10),
+        ("preflop", "BTN", "call", 10),
+        ("preflop", "SB", "fold", None),
+        ("preflop", "BB", "check", None),
+        *[(st, p, "check", None) for st in ("flop", "turn", "river") for p in ("BB", "BTN")],
+    ]
+    hand = make_hand(players, script, sb=5, bb=10, hole={"BB": "AsAh", "BTN": "7c2d"}, boards=["3c4d9hTsJc"],
+                     awards=[("BB", 33)], rake=0)
+    seats = [s._replace(sitting_out=marked and s.player == "OUT") for s in hand.seats]
+    return dataclasses.replace(hand, seats=seats)
+
+
+def test_sitting_out_seat_that_anted_is_not_due_to_act() -> None:
+    hc = run(_ante_then_sit_out(marked=True))
+    assert errors(hc) == []
+    # its ante stays in the pot: 4 x 2 + 5 + 10 + 10 = 33 put in, 33 awarded
+    assert sum(hc.replay.contributed) == 33
+    # a seat dealt in (not marked sitting out) that never acts is still an order error
+    assert ("ACTION.ORDER", 8) in errors(run(_ante_then_sit_out(marked=False)))
+
+
+# ---- CHECKER_OUT_OF_POSITION_BB: a returning player's big blind is not the big blind ------------
+def _returning_bb(first: str) -> Hand:
+    # Boss Media 2022113533: R (first left of the button) posts a big blind to come back in; the
+    # small blind is SB and the big blind BB; the action starts left of BB (UTG)
+    players = [("R", 600), ("SB", 600), ("BB", 600), ("UTG", 600), ("BTN", 600)]
+    rest = ["UTG", "BTN", "R", "SB", "BB"]
+    order = rest[rest.index(first):] + rest[: rest.index(first)]
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "SB", "post_sb", 2),
+        ("preflop", "R", "post_bb", 4),
+        ("preflop", "BB", "post_bb", 4),
+    ]
+    for p in order:
+        script.append(("preflop", p, "check" if p in ("R", "BB") else "call", None if p in ("R", "BB") else
+                       (2 if p == "SB" else 4)))
+    return make_hand(players, script, sb=2, bb=4)
+
+
+def test_second_live_big_blind_is_not_the_big_blind() -> None:
+    hc = run(_returning_bb("UTG"))
+    assert errors(hc) == []
+    assert hc.replay.ring[hc.replay.bb_player] == "BB"
+    # the small blind opening instead (as if R were the big blind) is out of turn
+    assert ("ACTION.ORDER", 3) in errors(run(_returning_bb("SB")))
+
+
+# ---- CHECKER_HU_BUTTON_RETURN: heads-up, a button posting a returning blind still acts first -----
+def _hu_return(first: str) -> Hand:
+    # OnGame R5-79836934-72: the button posts the big blind and the small blind dead, the other
+    # player the big blind; preflop the button (small-blind position) acts first
+    players = [("P", 686), ("BTN", 1544)]
+    second = "P" if first == "BTN" else "BTN"
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "BTN", "post_bb", 10),
+        ("preflop", "BTN", "post_dead", 5),
+        ("preflop", "P", "post_bb", 10),
+        ("preflop", first, "raise", 30),
+        ("preflop", second, "call", 20),
+    ]
+    return make_hand(players, script, sb=5, bb=10)
+
+
+def test_headsup_button_with_a_returning_big_blind_acts_first() -> None:
+    assert errors(run(_hu_return("BTN"))) == []
+    assert ("ACTION.ORDER", 3) in errors(run(_hu_return("P")))
+
+
+# ---- CHECKER_DEAD_BUTTON: heads-up with the button on a seat that is not dealt in ---------------
+def _two_left(button: int) -> Hand:
+    # Merge 56176485-33: seats 1 and 2 play, the button is on seat 3 (empty or sitting out);
+    # seat 1 posts the small blind and acts first in every round (SB then BB, no button)
+    players = [("S1", 10_000), ("S2", 10_000)]
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "S1", "post_sb", 500),
+        ("preflop", "S2", "post_bb", 1000),
+        ("preflop", "S1", "call", 500),
+        ("preflop", "S2", "check", None),
+        ("flop", "S1", "check", None),
+        ("flop", "S2", "check", None),
+    ]
+    return make_hand(players, script, sb=500, bb=1000, button=button)
+
+
+def test_dead_button_headsup_has_no_button_to_post_the_small_blind() -> None:
+    hc = run(_two_left(button=3))
+    assert errors(hc) == []
+    assert hc.replay.positions == ["SB", "BB"]
+    # a live button (seat 2) must post the small blind heads-up
+    assert ("BLIND.HEADSUP_BUTTON", None) in errors(run(_two_left(button=2)))
