@@ -7,6 +7,7 @@ and turns *any* exception from one block into a quarantine record so the rest st
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar, TypeVar
@@ -51,6 +52,22 @@ class TextHandFormat(HandFormat):
         source = str(path)
         for block in iter_blocks(iter_lines(path), self.is_start):
             yield from guarded_parse(self, block, source)
+
+
+class StartLineFormat(TextHandFormat):
+    """A text format whose files open with a hand's start line, which one regex recognises.
+
+    Why: for such sites sniffing is the start regex on the head's first text (after a BOM and
+    blank lines), so both checks come from the one pattern a subclass sets as ``start``.
+    """
+
+    start: ClassVar[re.Pattern[str]]
+
+    def sniff(self, head: str) -> bool:
+        return self.start.match(head.lstrip("\ufeff\r\n ")) is not None
+
+    def is_start(self, line: str) -> bool:
+        return self.start.match(line) is not None
 
 
 def guarded_parse(fmt: TextHandFormat, block: Block, source: str) -> Iterator[Hand | Quarantined]:

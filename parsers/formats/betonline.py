@@ -20,7 +20,7 @@ import re
 from typing import ClassVar
 from zoneinfo import ZoneInfo
 
-from parsers.base import TextHandFormat
+from parsers.base import StartLineFormat
 from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand, to_utc
 from parsers.model import Action, Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
@@ -81,16 +81,11 @@ _ZONES = {
 }
 
 
-class BetOnlineFormat(TextHandFormat):
+class BetOnlineFormat(StartLineFormat):
     name: ClassVar[str] = "betonline"
     priority: ClassVar[int] = 50
     description: ClassVar[str] = "BetOnline / Chico network (PayNoRake, ActionPoker, Gear Poker) text"
-
-    def sniff(self, head: str) -> bool:
-        return _START.match(head.lstrip("\ufeff\r\n ")) is not None
-
-    def is_start(self, line: str) -> bool:
-        return _START.match(line) is not None
+    start: ClassVar[re.Pattern[str]] = _START
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
         return _parse(block, source_file)

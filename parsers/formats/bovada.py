@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from parsers.base import TextHandFormat
+from parsers.base import StartLineFormat
 from parsers.formats._stars_like import EASTERN, UTC, HandBuilder, Money, cards, new_hand, to_utc
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
@@ -72,16 +72,11 @@ _NO_CHIPS = (
 )
 
 
-class BovadaFormat(TextHandFormat):
+class BovadaFormat(StartLineFormat):
     name: ClassVar[str] = "bovada"
     priority: ClassVar[int] = 50
     description: ClassVar[str] = "Bovada / Ignition / Bodog text hand histories"
-
-    def sniff(self, head: str) -> bool:
-        return _START.match(head.lstrip("\ufeff\r\n ")) is not None
-
-    def is_start(self, line: str) -> bool:
-        return _START.match(line) is not None
+    start: ClassVar[re.Pattern[str]] = _START
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
         return _parse(block, source_file)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from parsers.base import TextHandFormat
+from parsers.base import StartLineFormat
 from parsers.formats._stars_like import UTC, HandBuilder, Money, cards, new_hand, to_utc
 from parsers.model import Hand, Kind, ParseError, Pot, Provenance, Seat, Street
 from parsers.reading import Block
@@ -54,16 +54,11 @@ _CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY"}
 _OMAHA_BY_CARDS = {4: "", 5: "5", 6: "6"}
 
 
-class StarsAppsFormat(TextHandFormat):
+class StarsAppsFormat(StartLineFormat):
     name: ClassVar[str] = "stars_apps"
     priority: ClassVar[int] = 50
     description: ClassVar[str] = "Run It Once Poker / PokerMaster / PokerBros (PokerStars-like) text"
-
-    def sniff(self, head: str) -> bool:
-        return _START.match(head.lstrip("\ufeff\r\n ")) is not None
-
-    def is_start(self, line: str) -> bool:
-        return _START.match(line) is not None
+    start: ClassVar[re.Pattern[str]] = _START
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
         lines = [line.rstrip() for line in block.lines if line.strip()]
