@@ -70,6 +70,7 @@ def main() -> None:
     print(f"built {n:,} hands in {time.perf_counter() - t:.1f} s (not timed below)")
     con = duckdb.connect(str(db))
     con.execute(f"SET threads = {args.threads}; SET memory_limit = '{args.memory}'")
+    con.execute("SET preserve_insertion_order = false")
     params = Params(mode=args.mode)
     stages: list[tuple[str, float]] = []
     t0 = time.perf_counter()

@@ -129,39 +129,30 @@ def _strength(con: duckdb.DuckDBPyConnection) -> None:
         WHERE hp.cards IS NOT NULL"""
     )
     con.unregister("_preflop")
-    need = con.execute(
-        """SELECT DISTINCT hp.cards, substr(hh.board, 1, s.n * 2) AS board
-        FROM hp JOIN hh USING (hand_id)
-        CROSS JOIN (VALUES ('flop', 3), ('turn', 4), ('river', 5)) s(street, n)
-        WHERE hp.cards IS NOT NULL AND length(hh.board) >= s.n * 2 AND hp.saw_flop
-          AND (hp.fold_street IS NULL OR list_position(['flop', 'turn', 'river'], hp.fold_street)
-               >= list_position(['flop', 'turn', 'river'], s.street))
-        UNION
-        SELECT DISTINCT hp.cards, hh.board FROM hp JOIN hh USING (hand_id)
-        WHERE hp.cards IS NOT NULL AND length(hh.board) >= 6 AND (hp.vpip OR hp.saw_flop)"""
-    ).pl()
-    ranks = evaluate_many(zip(need["cards"].to_list(), need["board"].to_list(), strict=True))
-    need = need.with_columns(pl.Series("rank", ranks, dtype=pl.Int32))
-    bucket = "CASE " + " ".join(f"WHEN e.rank <= {b} THEN {k}" for b, k in POST_BUCKETS) + " ELSE 0 END"
-    need = need.filter(pl.col("rank").is_not_null())
-    con.register("_post", need.to_arrow())
-    con.execute(
-        f"""INSERT INTO strength
-        SELECT hp.hand_id, hp.player, s.street, {bucket} AS bucket, e.rank, NULL
-        FROM hp JOIN hh USING (hand_id)
-        CROSS JOIN (VALUES ('flop', 3), ('turn', 4), ('river', 5)) s(street, n)
-        JOIN _post e ON e.cards = hp.cards AND e.board = substr(hh.board, 1, s.n * 2)
-        WHERE e.rank IS NOT NULL"""
-    )
-    # 'final': rank on the whole board dealt, also for players who folded earlier (what the
-    # cards say about who was ahead, for equity-adjusted transfers and card sharing)
-    con.execute(
-        f"""INSERT INTO strength
-        SELECT hp.hand_id, hp.player, 'final', {bucket} AS bucket, e.rank, NULL
-        FROM hp JOIN hh USING (hand_id) JOIN _post e ON e.cards = hp.cards AND e.board = hh.board
-        WHERE e.rank IS NOT NULL AND (hp.vpip OR hp.saw_flop)"""
-    )
-    con.unregister("_post")
+    # postflop ranks per street reached, and 'final' (the whole board dealt, also for players who
+    # folded earlier: who was ahead, for equity-adjusted transfers); in chunks of ~100k hands so
+    # memory stays flat whatever the period
+    bucket = "CASE " + " ".join(f"WHEN rank <= {b} THEN {k}" for b, k in POST_BUCKETS) + " ELSE 0 END"
+    row = con.execute("SELECT count(*) FROM hh").fetchone()
+    chunks = max(1, int(row[0] if row else 0) // 100_000)
+    for k in range(chunks):
+        part = f"hash(hp.hand_id) % {chunks} = {k}"
+        need = con.execute(
+            f"""SELECT hp.hand_id, hp.player, s.street, hp.cards, substr(hh.board, 1, s.n * 2) AS board
+            FROM hp JOIN hh USING (hand_id)
+            CROSS JOIN (VALUES ('flop', 3), ('turn', 4), ('river', 5)) s(street, n)
+            WHERE hp.cards IS NOT NULL AND length(hh.board) >= s.n * 2 AND hp.saw_flop AND {part}
+              AND (hp.fold_street IS NULL OR list_position(['flop', 'turn', 'river'], hp.fold_street)
+                   >= list_position(['flop', 'turn', 'river'], s.street))
+            UNION ALL
+            SELECT hp.hand_id, hp.player, 'final', hp.cards, hh.board FROM hp JOIN hh USING (hand_id)
+            WHERE hp.cards IS NOT NULL AND length(hh.board) >= 6 AND (hp.vpip OR hp.saw_flop) AND {part}"""
+        ).pl()
+        ranks = evaluate_many(zip(need["cards"].to_list(), need["board"].to_list(), strict=True))
+        post = need.select("hand_id", "player", "street").with_columns(pl.Series("rank", ranks, dtype=pl.Int32))
+        con.register("_post", post.filter(pl.col("rank").is_not_null()).to_arrow())
+        con.execute(f"INSERT INTO strength SELECT hand_id, player, street, {bucket}, rank, NULL FROM _post")
+        con.unregister("_post")
 
 
 def _decisions(con: duckdb.DuckDBPyConnection) -> None:
