@@ -171,12 +171,35 @@ class HandBuilder:
         self._committed[player] = to
         self._add(player, Kind.RAISE, amount, raise_to=to, all_in=all_in, contribution=amount)
 
+    def all_in_adding(self, player: str, amount: int) -> None:
+        """An all-in written as the chips it adds (Bovada 'All-in $X', Winning 'allin (X)'): a
+        call if it does not top the bet, else a bet or a raise to the player's new total."""
+        to = self.committed(player) + amount
+        top = self.max_committed_excluding(player)
+        if to <= top:
+            self.call(player, amount, all_in=True)
+        elif top == 0:
+            self.bet(player, amount, all_in=True)
+        else:
+            self.raise_to(player, amount, to, all_in=True)
+
     def max_committed_excluding(self, player: str) -> int:
         return max((v for p, v in self._committed.items() if p != player), default=0)
 
     def uncalled(self, player: str, amount: int) -> None:
         self._committed[player] = self.committed(player) - amount
         self._add(player, Kind.UNCALLED_RETURN, amount, contribution=-amount)
+
+    def uncalled_on_last_street(self, player: str, amount: int) -> None:
+        """An uncalled excess handed back on the street the player last put chips in (sites that
+        write the return in the summary, after the streets: Merge, PokerTracker exports)."""
+        street = self.street
+        for a in reversed(self.hand.actions):
+            if a.player == player and a.contribution > 0:
+                self.street = a.street
+                break
+        self.uncalled(player, amount)
+        self.street = street
 
     # -- cards ---------------------------------------------------------------------------
     def hole(self, player: str, card_text: str, provenance: Provenance) -> None:

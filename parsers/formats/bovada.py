@@ -310,7 +310,7 @@ def _action(player: str, rest: str, b: HandBuilder, money: Money, *, dealing: bo
             kind = Kind.POST_SB if not any(x.kind is Kind.POST_SB for x in b.hand.actions) else Kind.POST_BB
             b.post(player, kind, amount, all_in=True)
         else:
-            _all_in(player, amount, b)
+            b.all_in_adding(player, amount)
     elif rest.startswith(("Small Blind ", "Small blind ", "Ante/Small Blind ")):
         b.post(player, Kind.POST_SB, money(rest.rsplit(" ", 1)[1]))
     elif rest.startswith(("Big blind ", "Big Blind ", "Big blind/Bring in ")):
@@ -342,18 +342,6 @@ def _action(player: str, rest: str, b: HandBuilder, money: Money, *, dealing: bo
         return
     else:
         raise ParseError(f"unknown action {rest!r}")
-
-
-def _all_in(player: str, amount: int, b: HandBuilder) -> None:
-    """'All-in $X' adds X chips: a call if it does not top the bet, else a bet or raise."""
-    to = b.committed(player) + amount
-    top = b.max_committed_excluding(player)
-    if to <= top:
-        b.call(player, amount, all_in=True)
-    elif top == 0:
-        b.bet(player, amount, all_in=True)
-    else:
-        b.raise_to(player, amount, to, all_in=True)
 
 
 def _summary_line(line: str, hand: Hand, money: Money) -> None:

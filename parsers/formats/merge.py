@@ -170,7 +170,7 @@ def _parse(block: Block, source_file: str, description: tuple[str, str], *, rais
             elif el.tag == "winner":
                 amount = money(el.get("amount", "0"))
                 if el.get("uncalled") == "true":
-                    _return(who(el.get("player")), amount, b)
+                    b.uncalled_on_last_street(who(el.get("player")), amount)
                 elif amount:
                     b.award(who(el.get("player")), amount, max(int(el.get("potnumber", "1")) - 1, 0))
     if not ended and not hand.cancelled:
@@ -236,17 +236,6 @@ def _event(el: ET.Element, who: object, b: HandBuilder, money: Money, raise_adde
             b.post(player, Kind.POST_DEAD, amount)
     else:
         raise ParseError(f"unrecognised event {kind!r}")
-
-
-def _return(player: str, amount: int, b: HandBuilder) -> None:
-    """An uncalled excess handed back, on the street the player last put chips in."""
-    street = b.street
-    for a in reversed(b.hand.actions):
-        if a.player == player and a.contribution > 0:
-            b.street = a.street
-            break
-    b.uncalled(player, amount)
-    b.street = street
 
 
 def _cards(el: ET.Element, who: object, b: HandBuilder) -> None:

@@ -426,7 +426,7 @@ def _build(read: _Read, added: bool, call_added: bool) -> tuple[Hand, int]:
         else:  # pragma: no cover - every verb above comes from _VERB
             raise ParseError(f"unknown verb {ev.verb}")
     for player, amount in read.returns:
-        _return_on_last_street(b, player, amount)
+        b.uncalled_on_last_street(player, amount)
     written_return = read.returns or any(e.verb == "return" for e in read.events)
     if read.total is not None and not written_return:
         _derive_return(b, read.total)
@@ -450,17 +450,6 @@ def _build(read: _Read, added: bool, call_added: bool) -> tuple[Hand, int]:
     return b.finish(), bad
 
 
-def _return_on_last_street(b: HandBuilder, player: str, amount: int) -> None:
-    """A written '(uncalled)' award: the excess handed back on the street it was bet."""
-    street = b.street
-    for a in reversed(b.hand.actions):
-        if a.player == player and a.contribution > 0:
-            b.street = a.street
-            break
-    b.uncalled(player, amount)
-    b.street = street
-
-
 def _derive_return(b: HandBuilder, total: int) -> None:
     """Derive an uncalled excess only when the site's written total says it was handed back."""
     put_in = sum(a.contribution for a in b.hand.actions)
@@ -479,7 +468,7 @@ def _derive_return(b: HandBuilder, total: int) -> None:
     top_player, top = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else 0
     if top > second and put_in - (top - second) == total:
-        _return_on_last_street(b, top_player, top - second)
+        b.uncalled_on_last_street(top_player, top - second)
 
 
 def _return_unmatchable(b: HandBuilder) -> None:
@@ -497,7 +486,7 @@ def _return_unmatchable(b: HandBuilder) -> None:
     excess = put_in[top_player] - max(others)
     if excess > 0 and all(put_in.get(s.player, 0) in (0, s.stack) for s in b.hand.seats
                           if s.player != top_player and s.stack == max(others)):
-        _return_on_last_street(b, top_player, excess)
+        b.uncalled_on_last_street(top_player, excess)
 
 
 _ORDER = [Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER, Street.SHOWDOWN]

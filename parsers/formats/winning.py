@@ -194,7 +194,7 @@ def _old_action(
     elif amount is not None and verb in ("raises", "caps"):
         b.raise_by(player, amount)  # the old dialect writes the chips added
     elif amount is not None and verb == "allin":
-        _old_all_in(player, amount, b)
+        b.all_in_adding(player, amount)
     elif amount is not None and verb == "has small blind":
         b.post(player, Kind.POST_SB, amount)
     elif amount is not None and verb == "has big blind":
@@ -214,18 +214,6 @@ def _old_action(
         return  # no chips move ("allin" alone follows a disconnection notice)
     else:
         raise ParseError(f"unknown action {rest!r}")
-
-
-def _old_all_in(player: str, amount: int, b: HandBuilder) -> None:
-    """'allin (X)' adds X chips: a call if it does not top the bet, else a bet or raise."""
-    to = b.committed(player) + amount
-    top = b.max_committed_excluding(player)
-    if to <= top:
-        b.call(player, amount, all_in=True)
-    elif top == 0:
-        b.bet(player, amount, all_in=True)
-    else:
-        b.raise_to(player, amount, to, all_in=True)
 
 
 def _old_summary(line: str, hand: Hand, b: HandBuilder, money: Money, by_length: list[str]) -> None:
