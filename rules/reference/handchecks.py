@@ -142,6 +142,12 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
         ]
     if not prof.straddle_allowed:
         return out
+    if hand.variant == "shortdeck" and n > 2 and rp.bb_player == n - 1:
+        # GGPoker Short Deck: the button posts the blind and any seat may straddle, again and
+        # again (the action opens left of the last straddle): only the sizes are checked
+        for seq, i, amount in straddles:
+            out.extend(_size(hand, prof, seq, rp.ring[i], amount, behind=rp.stacks[i] - amount, rule="STRADDLE.SIZE"))
+        return out
     utg = (rp.bb_player + 1) % n if rp.bb_player >= 0 else 2 % max(n, 1)
     button = n - 1
     prev_seat, prev_amount, count = rp.bb_player, bb, 0

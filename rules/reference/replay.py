@@ -177,6 +177,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         small_bet = max(full_bbs) if full_bbs else bb
     bb_player = -1
     sb_player = -1
+    button_blind = n > 2 and hand.variant == "shortdeck"  # the button posts the only blind
     bb_ref = n - 1 if n == 2 else -1  # the big blind is the first BB poster clockwise from here
 
     last_post_seq = max((a.seq for a in hand.actions if a.kind in _LIVE_POST), default=-1)
@@ -276,7 +277,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 B = max(B, street_bet[i])
             else:  # straddle: a live blind that raises B and F
                 amount = a.amount if a.amount is not None else c
-                if n > 2 and i == n - 1 and straddle_anchor != n - 2:
+                if button_blind and bb_player == n - 1:
+                    straddle_anchor = i  # GGPoker Short Deck: any seat straddles, its left opens
+                elif n > 2 and i == n - 1 and straddle_anchor != n - 2:
                     mississippi = True
                 elif straddle_anchor >= 0 and i == (straddle_anchor + 1) % n:
                     straddle_anchor = i

@@ -343,3 +343,27 @@ def test_dead_button_headsup_has_no_button_to_post_the_small_blind() -> None:
     assert hc.replay.positions == ["SB", "BB"]
     # a live button (seat 2) must post the small blind heads-up
     assert ("BLIND.HEADSUP_BUTTON", None) in errors(run(_two_left(button=2)))
+
+
+# ---- CHECKER_SHORT_DECK: GGPoker Short Deck, button blind and straddles from any seat ------------
+def _short_deck(first: str, variant: str = "shortdeck") -> Hand:
+    # GGPoker SD27208848: antes of 2, the button (BTN) posts the button blind 2, the seat right of
+    # the button (CO) straddles 4; the action opens left of the straddle: BTN, then round to CO
+    players = [("P1", 500), ("P2", 500), ("CO", 500), ("BTN", 500)]
+    order = ["BTN", "P1", "P2"] if first == "BTN" else ["P1", "P2", "BTN"]
+    script: list[tuple[str, str, str, int | None]] = [
+        *[("preflop", p, "post_ante", 2) for p in ("P1", "P2", "CO", "BTN")],
+        ("preflop", "BTN", "post_bb", 2),
+        ("preflop", "CO", "post_straddle", 4),
+        *[("preflop", p, "call", 2 if p == "BTN" else 4) for p in order],
+        ("preflop", "CO", "check", None),
+    ]
+    return make_hand(players, script, sb=0, bb=2, variant=variant)
+
+
+def test_short_deck_straddle_from_any_seat_opens_left_of_it() -> None:
+    assert errors(run(_short_deck("BTN"))) == []
+    # the seat left of the button opening (as after a hold'em big blind) is out of turn
+    assert ("ACTION.ORDER", 6) in errors(run(_short_deck("P1")))
+    # in hold'em the same straddle is out of position (only UTG, left of the big blind, straddles)
+    assert ("STRADDLE.POSITION", 5) in errors(run(_short_deck("BTN", variant="holdem")))
