@@ -10,6 +10,7 @@ and nothing here imports another engineer's parser.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -75,6 +76,41 @@ class Money:
     def __call__(self, text: str) -> int:
         s = text.strip().strip("()").strip(self.strip).replace("€", "").replace("$", "")
         return to_units(s, self.scale)
+
+
+def stars_decision(
+    player: str,
+    rest: str,
+    b: HandBuilder,
+    money: Money,
+    amount: Callable[[str], re.Match[str]],
+    raise_line: re.Pattern[str],
+) -> bool:
+    """Read a 'folds' / 'checks' / 'calls X' / 'bets X' / 'raises X to Y' line; False for others.
+
+    Why shared: GGPoker, Winamax and Winning write these five decisions in the same words; only
+    the amount grammar differs, so each site passes its own ``amount`` reader (a match with
+    ``amt`` and ``allin`` groups, ParseError when unreadable) and its ``raise_line`` pattern
+    (``amt``, ``to`` and ``allin`` groups, matched against the whole ``rest``).
+    """
+    if rest == "folds":
+        b.fold(player)
+    elif rest == "checks":
+        b.check(player)
+    elif rest.startswith("calls "):
+        a = amount(rest[6:])
+        b.call(player, money(a["amt"]), a["allin"] is not None)
+    elif rest.startswith("bets "):
+        a = amount(rest[5:])
+        b.bet(player, money(a["amt"]), a["allin"] is not None)
+    elif rest.startswith("raises "):
+        r = raise_line.match(rest)
+        if r is None:
+            raise ParseError(f"bad raise {rest!r}")
+        b.raise_to(player, money(r["amt"]), money(r["to"]), r["allin"] is not None)
+    else:
+        return False
+    return True
 
 
 class HandBuilder:

@@ -15,7 +15,7 @@ from parsers.base import TextHandFormat
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
-from ._stars_like import EASTERN, HandBuilder, Money, cards, new_hand, to_utc
+from ._stars_like import EASTERN, HandBuilder, Money, cards, new_hand, stars_decision, to_utc
 
 _HEADER = re.compile(
     r"^Poker Hand #(?P<no>[A-Z]{0,3}\d+): "
@@ -203,22 +203,9 @@ def _split_player(line: str, names: frozenset[str], by_length: list[str]) -> tup
 
 
 def _action(player: str, rest: str, b: HandBuilder, money: Money, hand: Hand) -> None:
-    if rest == "folds":
-        b.fold(player)
-    elif rest == "checks":
-        b.check(player)
-    elif rest.startswith("calls "):
-        a = _tail(rest[6:])
-        b.call(player, money(a["amt"]), a["allin"] is not None)
-    elif rest.startswith("bets "):
-        a = _tail(rest[5:])
-        b.bet(player, money(a["amt"]), a["allin"] is not None)
-    elif rest.startswith("raises "):
-        r = _RAISE.match(rest)
-        if r is None:
-            raise ParseError(f"bad raise {rest!r}")
-        b.raise_to(player, money(r["amt"]), money(r["to"]), r["allin"] is not None)
-    elif rest.startswith("straddle "):
+    if stars_decision(player, rest, b, money, _tail, _RAISE):
+        return
+    if rest.startswith("straddle "):
         a = _tail(rest[9:])
         total = money(a["amt"])
         if not hand.straddle:

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from parsers.base import TextHandFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import PARIS, UTC, HandBuilder, Money, cards, new_hand, to_utc
+from parsers.formats._stars_like import PARIS, UTC, HandBuilder, Money, cards, new_hand, stars_decision, to_utc
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
@@ -179,22 +179,9 @@ def _dealt(rest: str, by_length: list[str], b: HandBuilder) -> None:
 
 def _action_line(line: str, by_length: list[str], b: HandBuilder, money: Money, hand: Hand) -> None:
     player, rest = _player(line, by_length)
-    if rest == "folds":
-        b.fold(player)
-    elif rest == "checks":
-        b.check(player)
-    elif rest.startswith("calls "):
-        a = _amount(rest[6:])
-        b.call(player, money(a["amt"]), a["allin"] is not None)
-    elif rest.startswith("bets "):
-        a = _amount(rest[5:])
-        b.bet(player, money(a["amt"]), a["allin"] is not None)
-    elif rest.startswith("raises "):
-        r = _RAISE.match(rest)
-        if r is None:
-            raise ParseError(f"bad raise {rest!r}")
-        b.raise_to(player, money(r["amt"]), money(r["to"]), r["allin"] is not None)
-    elif rest.startswith("posts "):
+    if stars_decision(player, rest, b, money, _amount, _RAISE):
+        return
+    if rest.startswith("posts "):
         _post(player, rest[6:], b, money, hand)
     elif rest.startswith("collected "):
         c = _COLLECT.match(rest)

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from parsers.base import TextHandFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import UTC, HandBuilder, Money, cards, new_hand, to_utc
+from parsers.formats._stars_like import UTC, HandBuilder, Money, cards, new_hand, stars_decision, to_utc
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
@@ -347,24 +347,11 @@ def _tail(text: str) -> re.Match[str]:
 
 
 def _new_action(player: str, rest: str, b: HandBuilder, money: Money, *, hand: Hand, run: int) -> None:
-    if rest == "folds":
-        b.fold(player)
-    elif rest == "checks":
-        b.check(player)
-    elif rest.startswith("calls "):
-        a = _tail(rest[6:])
-        b.call(player, money(a["amt"]), a["allin"] is not None)
-    elif rest.startswith("bets "):
-        a = _tail(rest[5:])
-        b.bet(player, money(a["amt"]), a["allin"] is not None)
-    elif rest.startswith("caps "):
+    if stars_decision(player, rest, b, money, _tail, _RAISE):
+        return
+    if rest.startswith("caps "):
         a = _tail(rest[5:])
         b.raise_by(player, money(a["amt"]), a["allin"] is not None)
-    elif rest.startswith("raises "):
-        r = _RAISE.match(rest)
-        if r is None:
-            raise ParseError(f"bad raise {rest!r}")
-        b.raise_to(player, money(r["amt"]), money(r["to"]), r["allin"] is not None)
     elif rest.startswith("posts the small blind "):
         b.post(player, Kind.POST_SB, money(_tail(rest[22:])["amt"]))
     elif rest.startswith("posts the big blind "):
