@@ -42,6 +42,7 @@ from pathlib import Path
 import polars as pl
 
 from parsers.base import TextHandFormat, guarded_parse
+from parsers.formats._stars_quiet import IGNORED_LINES, IGNORED_PARTS, IGNORED_SUFFIXES, IGNORED_VERBS
 from parsers.formats.pokerstars_fast import UNSAFE_BYTES, UNSAFE_CHARS, parse_chunk
 from parsers.formats.pokerstars_header import HOLE_COUNT, START_RE, parse_header, parse_table
 from parsers.model import (
@@ -84,32 +85,9 @@ _STREETS = {
     "SHOW DOWN": Street.SHOWDOWN,
     "PRE-FLOP": Street.PREFLOP,
 }
-#: "name: <verb>" lines that carry no chips or cards
-_IGNORED_VERBS = frozenset({"is sitting out", "sits out", "is back", "is away", "doesn't show hand"})
-#: lines without "name: " that carry no chips or cards (table chatter, seating)
-_IGNORED_SUFFIXES = (
-    " leaves the table",
-    " is disconnected",
-    " is connected",
-    " has timed out",
-    " has timed out while disconnected",
-    " has timed out while being disconnected",
-    " has returned",
-    " will be allowed to play after the button",
-    " was removed from the table for failing to post",
-    " is sitting out",
-    " sits out",
-)
-_IGNORED_LINES = frozenset({"No low hand qualified", "Betting is capped"})
-_IGNORED_PARTS = (
-    " joins the table at seat #",
-    " finished the tournament",
-    " wins the tournament",
-    " re-buys and receives ",
-    " takes the add-on and receives ",
-    " bounty for eliminating ",
-    " wins an entry to tournament #",
-)
+#: the shared skip lists as sets for the per-line membership tests
+_IGNORED_VERBS = frozenset(IGNORED_VERBS)
+_IGNORED_LINES = frozenset(IGNORED_LINES)
 _OTHER_SUMMARY_PREFIXES = ("Board [", "FIRST Board [", "SECOND Board [", "Hand was run ", "Seat ")
 
 
@@ -655,7 +633,7 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         if text == "Hand cancelled":
             hand.cancelled = True
             continue
-        if text.endswith(_IGNORED_SUFFIXES) or any(part in text for part in _IGNORED_PARTS):
+        if text.endswith(IGNORED_SUFFIXES) or any(part in text for part in IGNORED_PARTS):
             continue
         raise ParseError(f"unrecognised line {text!r}", i)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from parsers.columns import TABLE_SCHEMAS
+from parsers.formats._stars_quiet import IGNORED_LINES, IGNORED_PARTS, IGNORED_SUFFIXES, IGNORED_VERBS
 from parsers.formats.pokerstars_header import HOLE_COUNT, Header, parse_header, to_utc
 from parsers.model import ParseError
 
@@ -56,29 +57,6 @@ _POST_KINDS = {
     "button blind": "post_bb",
     "straddle": "post_straddle",
 }
-_IGNORED_VERBS = ["is sitting out", "sits out", "is back", "is away", "doesn't show hand"]
-_IGNORED_SUFFIXES = [
-    " leaves the table",
-    " is disconnected",
-    " is connected",
-    " has timed out",
-    " has timed out while disconnected",
-    " has timed out while being disconnected",
-    " has returned",
-    " will be allowed to play after the button",
-    " was removed from the table for failing to post",
-    " is sitting out",
-    " sits out",
-]
-_IGNORED_PARTS = [
-    " joins the table at seat #",
-    " finished the tournament",
-    " wins the tournament",
-    " re-buys and receives ",
-    " takes the add-on and receives ",
-    " bounty for eliminating ",
-    " wins an entry to tournament #",
-]
 _ET_FORMAT = "%Y/%m/%d %H:%M:%S"
 #: verb prefixes of "name: verb" lines, in the parser's order of tests -> kind
 _VERBS = [
@@ -371,9 +349,9 @@ def parse_chunk(
     other = action_part.filter(pl.col("lk") == "other").select(
         "_hx",
         (
-            t.is_in(["No low hand qualified", "Betting is capped"])
-            | pl.any_horizontal(*[t.str.ends_with(s) for s in _IGNORED_SUFFIXES])
-            | pl.any_horizontal(*[t.str.contains(p, literal=True) for p in _IGNORED_PARTS])
+            t.is_in(list(IGNORED_LINES))
+            | pl.any_horizontal(*[t.str.ends_with(s) for s in IGNORED_SUFFIXES])
+            | pl.any_horizontal(*[t.str.contains(p, literal=True) for p in IGNORED_PARTS])
         ).alias("ignored"),
     )
     bad.append(other.filter(~pl.col("ignored")).get_column("_hx"))
@@ -411,7 +389,7 @@ def parse_chunk(
         .then(word.replace_strict(_WORD_KINDS, default=None))
         .when(pl.col("sp") & (word == "posts"))
         .then(post.replace_strict(_POST_KINDS, default=None))
-        .when(v.is_in(_IGNORED_VERBS) | v.str.starts_with("is sitting out")).then(pl.lit("skip"))
+        .when(v.is_in(list(IGNORED_VERBS)) | v.str.starts_with("is sitting out")).then(pl.lit("skip"))
         .alias("kind"),
         pl.when(word == "posts").then(post.str.len_chars() + 7).otherwise(word.str.len_chars() + 1).alias("plen"),
         (post == "small & big blinds").fill_null(False).alias("both"),
