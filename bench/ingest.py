@@ -16,6 +16,8 @@ Our ingest runs in child processes pinned to one core (``POLARS_MAX_THREADS=1``,
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import re
 import resource
@@ -34,6 +36,39 @@ from parsers.registry import get_format, sniff_format  # noqa: E402
 from warehouse.ingest import iter_input_files  # noqa: E402
 
 HEADER = re.compile(r"^(PokerStars (?:Zoom )?Hand #)(\d+)", re.M)
+
+
+def _quiet_pokerkit() -> None:
+    """pokerkit warns (with a traceback) on every hand it cannot read: keep the output readable."""
+    import logging
+    import warnings
+
+    warnings.filterwarnings("ignore", module="pokerkit")
+    warnings.filterwarnings("ignore", category=UserWarning)
+    logging.getLogger("pokerkit").setLevel(logging.CRITICAL)
+
+
+def simulated_stars_hands(n: int) -> list[str]:
+    """A simulated night in PokerStars text (realistic 6/9-max NLHE cash), accepted by both."""
+    from pokerkit import PokerStarsParser
+
+    from pipelines.cli import main as floorman
+
+    kit = PokerStarsParser()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "sim"
+        floorman(["simulate", "--hands", str(n), "--seed", "99", "--out", str(out), "--truth",
+                  str(Path(tmp) / "truth.json"), "--start", "2026-11-29"])
+        hands: list[str] = []
+        for path in sorted(out.glob("*.txt")):
+            for block in re.split(r"\n\s*\n\s*\n+", path.read_text(encoding="utf-8")):
+                if HEADER.search(block):
+                    try:
+                        if list(kit(block.strip() + "\n\n\n")):
+                            hands.append(block.strip())
+                    except Exception:
+                        continue
+    return hands
 
 
 def real_stars_hands(source: Path) -> list[str]:
@@ -103,11 +138,16 @@ def main() -> None:
     ap.add_argument("--source", type=Path, default=ROOT.parent / "shared" / "data" / "hands")
     ap.add_argument("--pokerkit-hands", type=int, default=3_000, help="pokerkit is slow: time it on a slice")
     ap.add_argument("--repeat", type=int, default=3, help="runs of our end-to-end ingest (best and median)")
+    ap.add_argument("--simulated", type=int, default=2_000, help="simulated hands added to the real corpus")
     args = ap.parse_args()
 
-    base = real_stars_hands(args.source)
-    print(f"corpus: {len(base)} distinct real PokerStars hands accepted by both parsers, "
-          f"repeated to {args.hands:,}")
+    _quiet_pokerkit()
+    with contextlib.redirect_stderr(io.StringIO()):  # pokerkit prints a traceback per refused hand
+        real = real_stars_hands(args.source) if args.source.exists() else []
+        simulated = simulated_stars_hands(args.simulated)
+    base = real + simulated
+    print(f"corpus: {len(real)} distinct real PokerStars hands and {len(simulated)} simulated ones (all accepted "
+          f"by both parsers), repeated with fresh hand numbers to {args.hands:,}")
     hands = renumber(base, args.hands)
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "big.txt"
