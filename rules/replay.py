@@ -142,7 +142,22 @@ def ring_order(hand: Hand) -> list[str]:
         return names
     after = [p for s, p in seats if s > button]
     before = [p for s, p in seats if s <= button]
-    return after + before
+    ring = after + before
+    if len(ring) > 2 and not _blinds_fit(hand, ring):
+        # old Chico skins (ActionPoker, GearPoker) number their seats counter-clockwise: when the
+        # ascending order contradicts the blinds and the descending order fits them, use that
+        down = [p for s, p in reversed(seats) if s < button] + [p for s, p in reversed(seats) if s >= button]
+        if _blinds_fit(hand, down):
+            return down
+    return ring
+
+
+def _blinds_fit(hand: Hand, ring: list[str]) -> bool:
+    """The small blind is first left of the button and a big blind second (or no small blind posted)."""
+    sb = next((a.player for a in hand.actions if a.kind is Kind.POST_SB), None)
+    if sb is None:
+        return True
+    return ring[0] == sb and any(a.kind is Kind.POST_BB and a.player == ring[1] for a in hand.actions)
 
 
 def replay(hand: Hand, prof: Profile) -> Replay:

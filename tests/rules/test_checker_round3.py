@@ -367,3 +367,37 @@ def test_short_deck_straddle_from_any_seat_opens_left_of_it() -> None:
     assert ("ACTION.ORDER", 6) in errors(run(_short_deck("P1")))
     # in hold'em the same straddle is out of position (only UTG, left of the big blind, straddles)
     assert ("STRADDLE.POSITION", 5) in errors(run(_short_deck("BTN", variant="holdem")))
+
+
+# ---- CHECKER_SEAT_DIRECTION: seats numbered counter-clockwise (old Chico skins) ----------------
+def _counter_clockwise(order: list[str]) -> Hand:
+    # ActionPoker 1012408051: button on seat 3, small blind on seat 2, big blind on seat 1, so the
+    # seats run downwards; the action opens on seat 4 (left of the big blind), then 3, 2, 1
+    players = [("P1", 5000), ("P2", 5000), ("P3", 5000), ("P4", 5000)]
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "P2", "post_sb", 100),
+        ("preflop", "P1", "post_bb", 200),
+        *[("preflop", p, "call", 100 if p == "P2" else 200) for p in order],
+        ("preflop", "P1", "check", None),
+    ]
+    return make_hand(players, script, button=3)
+
+
+def test_counter_clockwise_seats_read_from_the_blinds() -> None:
+    hc = run(_counter_clockwise(["P4", "P3", "P2"]))
+    assert errors(hc) == []
+    assert hc.replay.ring == ["P2", "P1", "P4", "P3"]
+    # in that direction the button opening is out of turn
+    assert ("ACTION.ORDER", 2) in errors(run(_counter_clockwise(["P3", "P4", "P2"])))
+
+
+def test_blinds_out_of_place_either_way_keep_the_ascending_order() -> None:
+    # SB on seat 2, BB on seat 4 with the button on 3: neither direction fits, nothing is inferred
+    players = [("P1", 5000), ("P2", 5000), ("P3", 5000), ("P4", 5000)]
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "P2", "post_sb", 100),
+        ("preflop", "P4", "post_bb", 200),
+        ("preflop", "P1", "fold", None),
+        ("preflop", "P3", "fold", None),
+    ]
+    assert run(make_hand(players, script, button=3)).replay.ring == ["P4", "P1", "P2", "P3"]
