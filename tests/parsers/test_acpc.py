@@ -9,7 +9,6 @@ all-in expected values) are checked on their own terms.
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -19,16 +18,11 @@ from phevaluator import evaluate_cards
 
 from parsers.formats.acpc import FORMAT, HEADS_UP_STACK, RING_STACK
 from parsers.model import Hand, Kind, Quarantined
-from parsers.reading import read_head
 from tests.conftest import real_data
+from tests.parsers._site_helpers import results, sniffs
 from warehouse.reconcile import reconcile_hands
 
 DIRS = ("acpc2017_hunl_deepdonkey", "pluribus_raw_pkcore")
-
-
-def _sniffs(path: Path) -> bool:
-    """Our format's own sniffer on the file's head (the registry would import every format)."""
-    return FORMAT.sniff(read_head(path)[1])
 
 
 def _logs() -> list[Path]:
@@ -52,17 +46,6 @@ def _state_lines(path: Path) -> dict[str, str]:
     return out
 
 
-def _results(hand: Hand) -> dict[str, int]:
-    """stack - own contributions + own awards, per player."""
-    put_in: dict[str, int] = defaultdict(int)
-    for a in hand.actions:
-        put_in[a.player] += a.contribution
-    won: dict[str, int] = defaultdict(int)
-    for w in hand.awards:
-        won[w.player] += w.amount
-    return {s.player: s.stack - put_in[s.player] + won[s.player] for s in hand.seats}
-
-
 def test_every_state_line_parses_and_reconciles(parsed):
     hands = [h for rows in parsed.values() for h in rows if isinstance(h, Hand)]
     quarantined = [q for rows in parsed.values() for q in rows if isinstance(q, Quarantined)]
@@ -83,7 +66,7 @@ def test_final_stacks_equal_written_payoffs(parsed):
             assert isinstance(hand, Hand)
             line = lines[hand.site_hand_no.rsplit(":", 1)[1]]
             payoffs = line.split(":")[4].split("|")
-            ours = _results(hand)
+            ours = results(hand)
             for seat, written in zip(hand.seats, payoffs, strict=True):
                 if "." in written:
                     fractional += 1
@@ -109,7 +92,7 @@ def test_split_pots_give_the_odd_chip_first_after_the_button(parsed):
             if all(p == p.to_integral_value() for p in payoffs):
                 continue
             halves += 1
-            ours = _results(hand)
+            ours = results(hand)
             tied = [(i, s) for i, s in enumerate(hand.seats) if payoffs[i] != payoffs[i].to_integral_value()]
             assert len(tied) == 2
             (_, first), (_, second) = tied
@@ -198,7 +181,7 @@ def test_corrupted_and_truncated_lines_are_quarantined(tmp_path):
     text = "\n".join([*lines[:4], states[0], bad_cards, truncated, overbet, states[4], states[5]]) + "\n"
     path = tmp_path / "mixed.log"
     path.write_text(text)
-    assert _sniffs(path)
+    assert sniffs(FORMAT, path)
     rows = list(FORMAT.parse(path))
     hands = [r for r in rows if isinstance(r, Hand)]
     quarantined = [r for r in rows if isinstance(r, Quarantined)]
@@ -215,6 +198,6 @@ def test_corrupted_and_truncated_lines_are_quarantined(tmp_path):
 
 def test_sniffing_is_by_content():
     readme = real_data("pluribus_raw_pkcore", "data", "pluribus", "raw", "README.txt")
-    assert not _sniffs(readme)
+    assert not sniffs(FORMAT, readme)
     for f in _logs():
-        assert _sniffs(f)
+        assert sniffs(FORMAT, f)

@@ -13,8 +13,18 @@ from parsers.formats.betonline import FORMAT
 from parsers.model import Kind
 from tests.conftest import real_data
 
-from ._longtail import claims, foreign_claims
-from ._site_helpers import awards, by_id, kinds, not_ok, parse_all, parse_one, put_in, truncated_copy
+from ._site_helpers import (
+    awards,
+    by_id,
+    claims,
+    foreign_claims,
+    kinds,
+    not_ok,
+    parse_all,
+    parse_one,
+    put_in,
+    truncated_copy,
+)
 
 FLOP = ("fpdb3_regression", "regression-test-files", "cash", "BetOnline", "Flop")
 PLO = "PLO-10max-USD-0.05-0.10-201209.txt"

@@ -17,19 +17,11 @@ from parsers.model import Hand, Kind, Provenance
 from parsers.money import to_units
 from tests.conftest import real_data
 
-from ._longtail import claims, foreign_claims
-from ._site_helpers import awards, kinds, not_ok, parse_all, put_in
+from ._site_helpers import awards, claims, foreign_claims, kinds, not_ok, parse_all, put_in, unique
 
 FLOP = ("fpdb3_regression", "regression-test-files", "cash", "Boss", "Flop")
 _ORDER = ["preflop", "flop", "turn", "river", "showdown"]
 SMITHY = ("hhsmithy_sample_hh", "HandHistories.Parser.UnitTests", "SampleHandHistories", "BossMedia", "CashGame")
-
-
-def _unique(hands: list[Hand]) -> list[Hand]:
-    seen: dict[str, Hand] = {}
-    for h in hands:
-        seen.setdefault(h.hand_id, h)
-    return list(seen.values())
 
 
 def _one(*parts: str) -> Hand:
@@ -46,7 +38,7 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
     assert len(hands) == 49  # 40 distinct: HHSmithy copies hands into several sample files
     # fpdb's Draw folder: 14 hands of 5CD-FL...Opoker.sample.xml and one of 5CD-PL...201307.txt
     assert [q.reason for q in quarantined] == ["unsupported variant: five card draw"] * 15
-    assert not_ok(_unique(hands)) == {}
+    assert not_ok(unique(hands)) == {}
 
 
 def test_every_street_pot_the_site_writes_matches_what_was_put_in() -> None:

@@ -12,10 +12,21 @@ from pathlib import Path
 
 from parsers.formats.bovada import FORMAT
 from parsers.model import Kind, Provenance, Street
-from parsers.reading import iter_lines, read_head
+from parsers.reading import iter_lines
 from tests.conftest import real_data
 
-from ._site_helpers import awards, by_id, history_files, kinds, not_ok, parse_all, parse_one, put_in, truncated_copy
+from ._site_helpers import (
+    awards,
+    by_id,
+    history_files,
+    kinds,
+    not_ok,
+    parse_all,
+    parse_one,
+    put_in,
+    sniffs,
+    truncated_copy,
+)
 
 FPDB = ("fpdb3_regression", "regression-test-files", "cash", "Bovada")
 IGNITION = ("hhp", "test", "fixtures", "holdem", "ignition")
@@ -27,7 +38,7 @@ def bov(name: str) -> Path:
 
 def _files() -> list[Path]:
     files = history_files(real_data(*FPDB)) + history_files(real_data(*IGNITION))
-    return [p for p in files if FORMAT.sniff(read_head(p)[1])]
+    return [p for p in files if sniffs(FORMAT, p)]
 
 
 def test_every_hand_parses_or_has_a_named_reason() -> None:

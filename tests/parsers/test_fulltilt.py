@@ -18,7 +18,7 @@ from parsers.formats.fulltilt import FORMAT
 from parsers.model import Hand, Kind, Quarantined
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._corpus import FPDB, SMITHY, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, files_of, hand_from, parse_all
 from warehouse.reconcile import reconcile_hands
 
 FLOP = (*FPDB, "FTP", "Flop")
@@ -32,14 +32,7 @@ def _ft(name: str) -> Path:
 def corpus() -> tuple[list[Hand], list[Quarantined]]:
     paths = files_of(FORMAT, FPDB, SMITHY)
     assert len(paths) >= 90
-    hands: list[Hand] = []
-    bad: list[Quarantined] = []
-    for rec in parse_all(FORMAT, paths):
-        if isinstance(rec, Hand):
-            hands.append(rec)
-        else:
-            bad.append(rec)
-    return hands, bad
+    return parse_all(FORMAT, paths)
 
 
 def test_every_full_tilt_hand_parses_or_has_a_named_reason(corpus):

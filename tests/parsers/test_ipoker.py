@@ -17,7 +17,7 @@ from parsers.formats.ipoker import FORMAT
 from parsers.model import Hand, Kind, Provenance, Quarantined
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._corpus import FPDB, SMITHY, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, files_of, hand_from, net_of, parse_all
 from warehouse.reconcile import reconcile_hands
 
 FLOP = (*FPDB, "iPoker", "Flop")
@@ -27,15 +27,6 @@ SMITHY_IPOKER = (*SMITHY, "IPoker", "CashGame")
 
 def _fpdb(name: str) -> Path:
     return real_data(*FLOP, name)
-
-
-def _net(h: Hand) -> dict[str, int]:
-    out: dict[str, int] = defaultdict(int)
-    for a in h.actions:
-        out[a.player] -= a.contribution
-    for w in h.awards:
-        out[w.player] += w.amount
-    return dict(out)
 
 
 def _put_in(h: Hand) -> dict[str, int]:
@@ -50,14 +41,7 @@ def _put_in(h: Hand) -> dict[str, int]:
 def corpus() -> tuple[list[Hand], list[Quarantined]]:
     paths = files_of(FORMAT, FPDB, SMITHY, ("hhp-xml",))
     assert len(paths) >= 80
-    hands: list[Hand] = []
-    bad: list[Quarantined] = []
-    for rec in parse_all(FORMAT, paths):
-        if isinstance(rec, Hand):
-            hands.append(rec)
-        else:
-            bad.append(rec)
-    return hands, bad
+    return parse_all(FORMAT, paths)
 
 
 def test_every_ipoker_game_parses_or_has_a_named_reason(corpus):
@@ -112,7 +96,7 @@ def test_new_export_returns_the_uncalled_bet_silently():
     h = hand_from(FORMAT, _fpdb("PLO-EUR-0.50-1.00-202009.no.uncalled.xml"), "8806821988")
     ret = [(a.player, a.amount, a.contribution) for a in h.actions if a.kind is Kind.UNCALLED_RETURN]
     assert ret == [("Player0", 50, -50)]
-    assert _net(h) == {"Player4": -50, "Player0": 50, "Player1": 0, "Player2": 0, "Player3": 0}
+    assert net_of(h) == {"Player4": -50, "Player0": 50, "Player1": 0, "Player2": 0, "Player3": 0}
 
 
 def test_decimal_commas_and_silent_return_on_the_river():
@@ -131,7 +115,7 @@ def test_net_results_match_fpdb_expected_output():
     assert (h.betting, h.currency) == ("NL", "USD")  # "Holdem SL" is Spanish no-limit
     # fpdb's .hp: startCash 88/112/100 and totalProfit 0/+2/-2 cents
     assert {s.player: s.stack for s in h.seats} == {"Player3": 88, "Player6": 112, "Hero": 100}
-    assert _net(h) == {"Player3": 0, "Player6": 2, "Hero": -2}
+    assert net_of(h) == {"Player3": 0, "Player6": 2, "Hero": -2}
 
 
 def test_newer_raise_is_a_raise_to_even_where_the_bet_total_adds_it_up():

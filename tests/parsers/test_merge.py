@@ -8,22 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from parsers.formats.merge import FORMAT
-from parsers.model import Hand, Kind
+from parsers.model import Kind
 from tests.conftest import real_data
 
-from ._longtail import claims, foreign_claims
-from ._site_helpers import awards, kinds, not_ok, parse_all, put_in
+from ._site_helpers import awards, claims, foreign_claims, kinds, not_ok, parse_all, put_in, unique
 
 FLOP = ("fpdb3_regression", "regression-test-files", "cash", "Merge", "Flop")
 SMITHY = ("hhsmithy_sample_hh", "HandHistories.Parser.UnitTests", "SampleHandHistories", "Merge", "CashGame")
-
-
-def _unique(hands: list[Hand]) -> list[Hand]:
-    """HHSmithy copies the same hand into several sample files: reconcile each once."""
-    seen: dict[str, Hand] = {}
-    for h in hands:
-        seen.setdefault(h.hand_id, h)
-    return list(seen.values())
 
 
 def test_every_hand_parses_or_has_a_named_reason() -> None:
@@ -45,7 +36,7 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
     flop = [q for q in quarantined if "unsupported variant" not in q.reason]
     assert len(flop) == 5
     # every hand reconciles (the one RETURN_BLIND hand did not while the post was read all dead)
-    assert not_ok(_unique(hands)) == {}
+    assert not_ok(unique(hands)) == {}
 
 
 def test_return_blind_is_the_big_blind_live_and_the_rest_dead() -> None:

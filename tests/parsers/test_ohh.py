@@ -3,31 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
 
 from parsers.formats.ohh import FORMAT
 from parsers.model import Hand, Provenance, Quarantined
-from parsers.reading import read_head
 from tests.conftest import real_data
+from tests.parsers._site_helpers import net_of, sniffs
 from warehouse.reconcile import reconcile_hands
 
 SAMPLE = ("pokernow_ohh_whywaita", "sample", "input", "sample_ohh_tenfour.json")
-
-
-def _sniffs(path: Path) -> bool:
-    """Our format's own sniffer on the file's head (the registry would import every format)."""
-    return FORMAT.sniff(read_head(path)[1])
-
-
-def _net(hand: Hand) -> dict[str, int]:
-    net: dict[str, int] = defaultdict(int)
-    for a in hand.actions:
-        net[a.player] -= a.contribution
-    for w in hand.awards:
-        net[w.player] += w.amount
-    return net
 
 
 def _only_hand(path: Path) -> Hand:
@@ -38,14 +23,14 @@ def _only_hand(path: Path) -> Hand:
 
 def test_sample_reconciles_and_matches_the_exporters_profits():
     path = real_data(*SAMPLE)
-    assert _sniffs(path)
+    assert sniffs(FORMAT, path)
     hand = _only_hand(path)
     rec = reconcile_hands([hand]).row(0, named=True)
     assert rec["status"] == "ok", rec
     assert (rec["contributed"], rec["awarded"], rec["rake"]) == (15000, 14600, 400)  # pot 150, rake 4
     doc = json.loads(path.read_text(), parse_float=Decimal)
     uid_to_name = {p["_uid"]: p["name"] for p in doc["ohh"]["players"]}
-    net = _net(hand)
+    net = net_of(hand)
     for uid, profit in doc["_profits"].items():  # the exporter's own per-player result
         assert Decimal(net[uid_to_name[uid]]) / hand.unit_scale == profit
     assert hand.unit_scale == 100 and hand.hand_id == "ohh:ten-four:ynkZ4QLFbmdc02Ox9tD4"
@@ -90,7 +75,7 @@ def test_several_hands_stream_and_a_truncated_one_is_quarantined(tmp_path):
 def test_sniffing_is_by_content():
     csv_log = real_data("pokernow_ohh_whywaita", "sample", "input",
                         "poker_now_log_pglhniqprRDmWFv9sLLZZA-ru.csv")
-    assert not _sniffs(csv_log)
+    assert not sniffs(FORMAT, csv_log)
     assert FORMAT.sniff('{"ohh": {"spec_version": "1.4.6"') is True
     assert FORMAT.sniff('{"hands": []}') is False
 

@@ -10,21 +10,24 @@ from datetime import datetime
 from pathlib import Path
 
 from parsers.formats.ongame import FORMAT
-from parsers.model import Hand, Kind
+from parsers.model import Kind
 from tests.conftest import real_data
 
-from ._longtail import claims, foreign_claims
-from ._site_helpers import awards, by_id, kinds, not_ok, parse_all, parse_one, put_in, truncated_copy
+from ._site_helpers import (
+    awards,
+    by_id,
+    claims,
+    foreign_claims,
+    kinds,
+    not_ok,
+    parse_all,
+    parse_one,
+    put_in,
+    truncated_copy,
+    unique,
+)
 
 FLOP = ("fpdb3_regression", "regression-test-files", "cash", "OnGame", "Flop")
-
-
-def _unique(hands: list[Hand]) -> list[Hand]:
-    """HHSmithy copies one hand into several sample files: reconcile each once."""
-    seen: dict[str, Hand] = {}
-    for h in hands:
-        seen.setdefault(h.hand_id, h)
-    return list(seen.values())
 
 
 def test_every_hand_parses_and_reconciles() -> None:
@@ -39,7 +42,7 @@ def test_every_hand_parses_and_reconciles() -> None:
     ]
     assert len(quarantined) == 22
     # pots, rake and every closing stack agree with what the actions put in
-    assert not_ok(_unique(hands)) == {}
+    assert not_ok(unique(hands)) == {}
     assert all(s.final_stack is not None for h in hands for s in h.seats)
 
 
@@ -105,4 +108,4 @@ def test_equal_blinds_written_as_two_big_blinds() -> None:
     assert kinds(second, Kind.POST_SB) == [("Hero", 50, 50)]
     assert kinds(second, Kind.POST_BB) == [("Player1", 50, 50)]
     # a "$5/$5" table writes "posts small blind ($5)": still one SB and one BB
-    assert not_ok(_unique(hands)) == {}
+    assert not_ok(unique(hands)) == {}

@@ -14,8 +14,7 @@ from parsers.formats.pacific import FORMAT, card
 from parsers.model import Hand, Kind, Provenance, Quarantined
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._balance import balance
-from tests.parsers._corpus import FPDB, SMITHY, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, balance, files_of, hand_from, parse_all
 
 FLOP = (*FPDB, "PacificPoker", "Flop")
 
@@ -28,14 +27,7 @@ def _pp(name: str) -> Path:
 def corpus() -> tuple[list[Hand], list[Quarantined]]:
     paths = files_of(FORMAT, FPDB, SMITHY, ("hhp",), ("pokerregion_poker",))
     assert len(paths) >= 70
-    hands: list[Hand] = []
-    bad: list[Quarantined] = []
-    for rec in parse_all(FORMAT, paths):
-        if isinstance(rec, Hand):
-            hands.append(rec)
-        else:
-            bad.append(rec)
-    return hands, bad
+    return parse_all(FORMAT, paths)
 
 
 def test_every_888_hand_parses_or_has_a_named_reason(corpus):

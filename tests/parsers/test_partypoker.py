@@ -13,8 +13,7 @@ from parsers.formats.partypoker import FORMAT
 from parsers.model import Hand, Kind, Quarantined, Street
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._balance import balance
-from tests.parsers._corpus import FPDB, SMITHY, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, balance, files_of, hand_from, parse_all
 
 FLOP = (*FPDB, "PartyPoker", "Flop")
 
@@ -27,14 +26,7 @@ def _pp(name: str) -> Path:
 def corpus() -> tuple[list[Hand], list[Quarantined]]:
     paths = files_of(FORMAT, FPDB, SMITHY, ("hhp",))
     assert len(paths) >= 85
-    hands: list[Hand] = []
-    bad: list[Quarantined] = []
-    for rec in parse_all(FORMAT, paths):
-        if isinstance(rec, Hand):
-            hands.append(rec)
-        else:
-            bad.append(rec)
-    return hands, bad
+    return parse_all(FORMAT, paths)
 
 
 def _kind(reason: str) -> str:

@@ -8,7 +8,7 @@ must come out with exactly stack - our contribution (no award), which tests our 
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict, deque
+from collections import Counter, deque
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,18 +17,13 @@ from pokerkit import HandHistory
 
 from parsers.formats.phh import FORMAT
 from parsers.model import Hand, Kind, Provenance, Quarantined
-from parsers.reading import read_head
 from tests.conftest import real_data
+from tests.parsers._site_helpers import results, sniffs
 from warehouse.reconcile import reconcile_hands
 
 STUD_DRAW = {"F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB"}
 #: famous hands whose files state no result (no finishing_stacks / winnings) and end in a showdown
 NO_RESULT_WRITTEN = {"antonius-blom-2009.phh", "dwan-ivey-2009.phh", "phua-xuan-2019.phh"}
-
-
-def _sniffs(path: Path) -> bool:
-    """Our format's own sniffer on the file's head (the registry would import every format)."""
-    return FORMAT.sniff(read_head(path)[1])
 
 
 def _files() -> list[Path]:
@@ -45,16 +40,6 @@ def _variant(path: Path) -> str:
         if line.startswith("variant"):
             return line.split("=", 1)[1].strip().strip("'\"")
     raise AssertionError(path)
-
-
-def _results(hand: Hand) -> dict[str, int]:
-    put_in: dict[str, int] = defaultdict(int)
-    for a in hand.actions:
-        put_in[a.player] += a.contribution
-    won: dict[str, int] = defaultdict(int)
-    for w in hand.awards:
-        won[w.player] += w.amount
-    return {s.player: s.stack - put_in[s.player] + won[s.player] for s in hand.seats}
 
 
 def test_every_file_parses_or_is_an_unsupported_variant(parsed):
@@ -95,7 +80,7 @@ def test_pokerkit_replay_matches_finishing_stacks_and_ours(parsed):
         assert history.finishing_stacks is not None
         pokerkit_final = [Fraction(s) for s in state.stacks]
         written = [Fraction(str(s)) for s in history.finishing_stacks]
-        ours = _results(hand)
+        ours = results(hand)
         assert [Fraction(ours[s.player], hand.unit_scale) for s in hand.seats] == written, path
         if pokerkit_final != written:
             # the file splits a tied pot into half chips; pokerkit gives the odd chip to one player
@@ -168,7 +153,7 @@ def test_bad_sections_of_a_phhs_file_are_quarantined(tmp_path):
                    enumerate([good1, truncated, corrupted, stud, good2], 1))
     path = tmp_path / "mixed.phhs"
     path.write_text(text)
-    assert _sniffs(path)
+    assert sniffs(FORMAT, path)
     rows = list(FORMAT.parse(path))
     assert [type(r).__name__ for r in rows] == ["Hand", "Quarantined", "Quarantined", "Quarantined", "Hand"]
     q = [r for r in rows if isinstance(r, Quarantined)]
@@ -184,9 +169,9 @@ def test_bad_sections_of_a_phhs_file_are_quarantined(tmp_path):
 
 
 def test_sniffing_is_by_content():
-    assert all(_sniffs(f) for f in _files()[:200])
+    assert all(sniffs(FORMAT, f) for f in _files()[:200])
     spec_pages = real_data("phh-std_spec")
-    assert not any(_sniffs(f) for f in spec_pages.iterdir() if f.is_file())  # PHH quoted in prose
+    assert not any(sniffs(FORMAT, f) for f in spec_pages.iterdir() if f.is_file())  # PHH quoted in prose
 
 
 def test_fixed_limit_bb_is_the_written_small_bet():

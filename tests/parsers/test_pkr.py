@@ -12,8 +12,7 @@ from parsers.formats.pkr import FORMAT
 from parsers.model import Hand, Kind, Pot, Provenance
 from tests.conftest import real_data
 
-from ._longtail import claims, foreign_claims
-from ._site_helpers import awards, kinds, not_ok, parse_all, put_in, truncated_copy
+from ._site_helpers import awards, claims, foreign_claims, kinds, not_ok, parse_all, put_in, truncated_copy
 
 FLOP = ("fpdb3_regression", "regression-test-files", "cash", "PKR", "Flop")
 

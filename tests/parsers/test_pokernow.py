@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
 
@@ -14,17 +13,12 @@ import pytest
 from parsers.formats import pokernow
 from parsers.formats.pokernow import FORMAT
 from parsers.model import Hand, Kind, Provenance, Quarantined
-from parsers.reading import read_head
 from tests.conftest import real_data
+from tests.parsers._site_helpers import results, sniffs
 from warehouse.reconcile import reconcile_hands
 
 WHYWAITA = ("pokernow_ohh_whywaita", "sample", "input", "poker_now_log_pglhniqprRDmWFv9sLLZZA-ru.csv")
 CHARLES = ("pokernow_charlestudor", "tests", "input_examples")
-
-
-def _sniffs(path: Path) -> bool:
-    """Our format's own sniffer on the file's head (the registry would import every format)."""
-    return FORMAT.sniff(read_head(path)[1])
 
 
 def _logs() -> list[Path]:
@@ -35,20 +29,10 @@ def _starts(path: Path) -> int:
     return sum(1 for line in path.read_text(encoding="utf-8").splitlines() if "-- starting hand #" in line)
 
 
-def _results(hand: Hand) -> dict[str, int]:
-    put_in: dict[str, int] = defaultdict(int)
-    for a in hand.actions:
-        put_in[a.player] += a.contribution
-    won: dict[str, int] = defaultdict(int)
-    for w in hand.awards:
-        won[w.player] += w.amount
-    return {s.player: s.stack - put_in[s.player] + won[s.player] for s in hand.seats}
-
-
 def test_every_hand_parses_and_reconciles():
     total = 0
     for path in _logs():
-        assert _sniffs(path)
+        assert sniffs(FORMAT, path)
         rows = list(FORMAT.parse(path))
         assert all(isinstance(r, Hand) for r in rows), [r.reason for r in rows if isinstance(r, Quarantined)]
         assert len(rows) == _starts(path)
@@ -69,7 +53,7 @@ def test_final_stacks_meet_the_next_hands_written_stacks():
     for path in _logs():
         hands = [r for r in FORMAT.parse(path) if isinstance(r, Hand)]
         for prev, nxt in itertools.pairwise(hands):
-            ours = _results(prev)
+            ours = results(prev)
             for seat in nxt.seats:
                 if seat.player in ours:
                     assert ours[seat.player] == seat.stack, (prev.hand_id, seat.player)

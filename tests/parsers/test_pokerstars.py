@@ -18,6 +18,7 @@ from parsers.formats.pokerstars import FORMAT
 from parsers.model import Hand, Kind, Provenance, Quarantined
 from parsers.reading import read_head
 from tests.conftest import real_data
+from tests.parsers._site_helpers import parse_all, sniffs
 from warehouse.reconcile import reconcile_hands
 
 FLOP = ("fpdb3_regression", "regression-test-files", "cash", "Stars", "Flop")
@@ -57,14 +58,7 @@ def flop(name: str) -> Path:
 
 
 def parse(path: Path) -> tuple[list[Hand], list[Quarantined]]:
-    hands: list[Hand] = []
-    bad: list[Quarantined] = []
-    for item in FORMAT.parse(path):
-        if isinstance(item, Hand):
-            hands.append(item)
-        else:
-            bad.append(item)
-    return hands, bad
+    return parse_all(FORMAT, [path])
 
 
 def one(path: Path) -> Hand:
@@ -89,7 +83,7 @@ def stars_files() -> list[Path]:
     root = real_data()
     out = []
     for p in sorted(root.rglob("*.txt")):
-        if FORMAT.sniff(read_head(p)[1]):
+        if sniffs(FORMAT, p):
             out.append(p)
     return out
 

@@ -15,8 +15,7 @@ from parsers.model import Hand, Kind, Provenance
 from parsers.reading import read_head
 from tests.conftest import real_data
 
-from ._longtail import claims, foreign_claims
-from ._site_helpers import awards, kinds, not_ok, parse_all, parse_one, put_in
+from ._site_helpers import awards, claims, foreign_claims, kinds, not_ok, parse_all, parse_one, put_in
 
 FLOP = ("fpdb3_regression", "regression-test-files", "cash", "Stars", "Flop")
 

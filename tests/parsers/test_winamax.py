@@ -11,11 +11,10 @@ from pathlib import Path
 
 from parsers.formats.winamax import FORMAT
 from parsers.model import Kind, Provenance
-from parsers.reading import read_head
 from parsers.registry import sniff_format
 from tests.conftest import real_data
 
-from ._site_helpers import awards, history_files, kinds, not_ok, parse_all, parse_one, put_in, truncated_copy
+from ._site_helpers import awards, history_files, kinds, not_ok, parse_all, parse_one, put_in, sniffs, truncated_copy
 
 FPDB = ("fpdb3_regression", "regression-test-files", "cash", "Winamax")
 SMITHY = ("hhsmithy_sample_hh", "HandHistories.Parser.UnitTests", "SampleHandHistories", "Winamax")
@@ -27,7 +26,7 @@ def wmx(name: str) -> Path:
 
 def _winamax_files() -> list[Path]:
     files = history_files(real_data(*FPDB)) + history_files(real_data(*SMITHY))
-    return [p for p in files if FORMAT.sniff(read_head(p)[1])]
+    return [p for p in files if sniffs(FORMAT, p)]
 
 
 def test_every_hand_parses_or_is_an_unsupported_variant() -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from parsers.formats.winning import FORMAT
 from parsers.model import Hand, Kind
-from parsers.reading import iter_lines, read_head
+from parsers.reading import iter_lines
 from tests.conftest import real_data
 
-from ._site_helpers import awards, history_files, kinds, not_ok, parse_all, parse_one, put_in, truncated_copy
+from ._site_helpers import awards, history_files, kinds, not_ok, parse_all, parse_one, put_in, sniffs, truncated_copy
 
 FPDB = ("fpdb3_regression", "regression-test-files", "cash", "Winning")
 SMITHY = ("hhsmithy_sample_hh", "HandHistories.Parser.UnitTests", "SampleHandHistories", "WinningPoker")
@@ -32,7 +32,7 @@ UNWRITTEN_JACKPOT_DROP = {
 
 def _files() -> list[Path]:
     files = history_files(real_data(*FPDB)) + history_files(real_data(*SMITHY))
-    return [p for p in files if FORMAT.sniff(read_head(p)[1])]
+    return [p for p in files if sniffs(FORMAT, p)]
 
 
 def _headers(path: Path) -> int:
