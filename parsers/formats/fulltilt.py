@@ -30,6 +30,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from parsers.base import TextHandFormat, guarded_parse
+from parsers.formats._cards import rank_first_cards
 from parsers.formats._ledger import Ledger
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
@@ -125,14 +126,7 @@ def _started(m: re.Match[str]) -> datetime | None:
 
 
 def _cards(text: str) -> str:
-    out = []
-    for tok in text.split():
-        rank, suit = tok[:-1].upper(), tok[-1:].lower()
-        rank = "T" if rank == "10" else rank
-        if len(rank) != 1 or rank not in "23456789TJQKA" or suit not in "shdc":
-            raise ParseError(f"unreadable card {tok!r}")
-        out.append(rank + suit)
-    return "".join(out)
+    return rank_first_cards(text.split())
 
 
 class FullTiltFormat(TextHandFormat):

@@ -32,6 +32,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from parsers.base import TextHandFormat, guarded_parse
+from parsers.formats._cards import rank_first_cards
 from parsers.formats._ledger import Ledger
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
@@ -328,15 +329,7 @@ def _money(text: str) -> str:
 
 
 def _cards(text: str) -> str:
-    tokens = [t for t in re.split(r"[,\s]+", text) if t]
-    out = []
-    for tok in tokens:
-        rank, suit = tok[:-1], tok[-1:].lower()
-        rank = "T" if rank == "10" else rank.upper()
-        if rank not in "23456789TJQKA" or len(rank) != 1 or suit not in "shdc":
-            raise ParseError(f"unreadable card {tok!r}")
-        out.append(rank + suit)
-    return "".join(out)
+    return rank_first_cards(t for t in re.split(r"[,\s]+", text) if t)
 
 
 FORMAT = PartyPokerFormat()
