@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from parsers.model import DECISIONS, Action, Hand, Kind, Street
+from parsers.model import DECISIONS, Action, Hand, Kind, Provenance, Street
 from rules.findings import ERROR, INFO, WARNING, Finding, fmt
 from rules.profiles import Profile
 
@@ -109,6 +109,23 @@ def _dead_button(hand: Hand, ring: list[str]) -> bool:
     """The written button seat is not one of the ring's players."""
     names = set(ring)
     return not any(s.seat_no == hand.button_seat and s.player in names for s in hand.seats)
+
+
+def kept_in_hand(hand: Hand, idx: dict[str, int]) -> dict[int, int]:
+    """Players the site kept in the hand to the end (shown cards, paid), never folding: ring index to
+    the seq of their last decision. Online disconnect protection makes such a player who stops
+    acting all-in for what they had in; one who simply left (no cards shown, nothing paid) is not.
+    """
+    kept = {h.player for h in hand.hole_cards if h.provenance is not Provenance.DEALT}
+    kept.update(aw.player for aw in hand.awards)
+    kept.update(a.player for a in hand.actions if a.cards and a.kind in (Kind.SHOW, Kind.MUCK))
+    kept.difference_update(a.player for a in hand.actions if a.kind is Kind.FOLD)
+    last: dict[int, int] = {}
+    for p in kept:
+        q = idx.get(p, -1)
+        if q >= 0:
+            last[q] = max((a.seq for a in hand.actions if a.player == p and a.kind in DECISIONS), default=-1)
+    return last
 
 
 def ring_order(hand: Hand) -> list[str]:
@@ -214,6 +231,19 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     def needs_to_act(q: int) -> bool:
         return not folded[q] and not allin[q] and (level[q] == _NONE or street_bet[q] < max(B, call_basis))
 
+    kept: list[dict[int, int]] = []  # kept_in_hand, computed on the first skipped turn
+
+    def disconnected(q: int, seq: int) -> int:
+        """Online: due players the site kept in the hand who never act again are all-in (disconnect
+        protection, reported as info); returns the player due after them."""
+        if not kept:
+            kept.append(kept_in_hand(hand, idx))
+        while q >= 0 and kept[0].get(q, seq) < seq and not allin[q] and not folded[q]:
+            allin[q] = True
+            add(_disconnect(hand, prof, seq, ring[q], contributed[q]))
+            q = next_to_act(q)
+        return q
+
     def next_to_act(after: int) -> int:
         live_free = 0
         for q in range(n):
@@ -238,6 +268,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         c = a.contribution
         if a.street is not street and a.street is not _SHOWDOWN and kind not in _DEAD_POST:
             # a new betting round
+            if expected >= 0 and online and not allin[i] and not folded[i] and behind[i] > 0:
+                expected = disconnected(expected, a.seq)
             if expected >= 0 and not all(folded[q] or q == expected for q in range(n)):
                 add(
                     Finding(
@@ -359,7 +391,14 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             # out-of-turn fold before anyone has decided: the site folding a sitting-out seat at the deal
             expected = -2
             sitout = True
-        elif expected != i:
+        elif expected != i and not (
+            # online, a player able to act (not a stray action) skipped a player who left it to the site
+            online
+            and not allin[i]
+            and not folded[i]
+            and behind[i] > 0
+            and (expected := disconnected(expected, a.seq)) == i
+        ):
             due = ring[expected] if expected >= 0 else "nobody (betting was closed)"
             add(
                 Finding(
@@ -439,7 +478,11 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     )
                 )
         elif kind is Kind.CALL:
-            if c < to_call and c < stack_before:
+            if online and a.all_in and not c and to_call and i in kept_in_hand(hand, idx):
+                # a call of nothing written all-in (iPoker): the site's disconnect protection
+                allin[i] = True
+                add(_disconnect(hand, prof, a.seq, a.player, contributed[i]))
+            elif c < to_call and c < stack_before:
                 out.append(
                     _undercall(
                         hand,
@@ -599,6 +642,23 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 )
             )
     return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player)
+
+
+def _disconnect(hand: Hand, prof: Profile, seq: int, who: str, put_in: int) -> Finding:
+    """Info: the site made a player who stopped acting all-in (disconnect protection), not an error."""
+    return Finding(
+        hand.hand_id,
+        seq,
+        "ACTION.ORDER",
+        INFO,
+        False,
+        None,
+        f"{who} to act",
+        f"{who} disconnected, all-in for {fmt(put_in)}",
+        f"{who} never acted again but the site kept them in the hand, all-in for the {fmt(put_in)} they had"
+        " put in (online disconnect protection); the players still in bet on into a side pot."
+        + prof.cite("ACTION.ORDER"),
+    )
 
 
 def _undercall(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from parsers.model import Hand, Kind
+from parsers.model import Award, Hand, Kind
 from rules.check import HandCheck, check_hand
 from rules.pots import SidePot, build_pots
 from rules.profiles import load_profile
@@ -401,3 +401,52 @@ def test_blinds_out_of_place_either_way_keep_the_ascending_order() -> None:
         ("preflop", "P3", "fold", None),
     ]
     assert run(make_hand(players, script, button=3)).replay.ring == ["P4", "P1", "P2", "P3"]
+
+
+# ---- CHECKER_DISCONNECT_ALLIN: online disconnect protection -------------------------------------
+def _disconnect(kept: bool) -> Hand:
+    # Winning 741631166: C calls preflop, faces B's flop bet and never acts again; the site keeps C
+    # in the hand all-in for 100: main pot 3 x 100 = 300 (A, B, C), side pot 2 x 100 = 200 (A, B).
+    # C's aces win the main pot, B's kings the side pot
+    players = [("A", 5000), ("B", 5000), ("C", 5000), ("D", 5000)]
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "A", "post_sb", 50),
+        ("preflop", "B", "post_bb", 100),
+        ("preflop", "C", "call", 100),
+        ("preflop", "D", "fold", None),
+        ("preflop", "A", "call", 50),
+        ("preflop", "B", "check", None),
+        ("flop", "A", "check", None),
+        ("flop", "B", "bet", 100),
+        ("flop", "A", "call", 100),
+        *[(st, p, "check", None) for st in ("turn", "river") for p in ("A", "B")],
+    ]
+    hole = {"A": "7c7d", "B": "KsKh"} | ({"C": "AsAh"} if kept else {})
+    awards = [("C", 300), ("B", 200)] if kept else [("B", 500)]
+    return make_hand(players, script, sb=50, bb=100, hole=hole, boards=["2c3d8hTsJc"], awards=awards, rake=0)
+
+
+def test_disconnected_player_kept_in_the_hand_is_all_in_online() -> None:
+    hc = run(_disconnect(kept=True))
+    assert errors(hc) == []
+    info = [f for f in hc.findings if f.severity == "info" and f.rule_id == "ACTION.ORDER"]
+    assert [(f.action_seq, f.actual) for f in info] == [(8, "C disconnected, all-in for 100")]
+    # a live rulebook has no disconnect protection: C not acting in turn stays an error
+    assert ("ACTION.ORDER", 8) in errors(run(_disconnect(kept=True), CEP))
+    # a player who left (no cards shown, nothing paid) was not kept in the hand: still an error
+    assert ("ACTION.ORDER", 8) in errors(run(_disconnect(kept=False)))
+
+
+def test_call_of_nothing_written_all_in_is_a_disconnect() -> None:
+    # iPoker 2855472319: facing a raise, "Player7" calls 0 and is marked all-in (and is shown down)
+    hand = _disconnect(kept=True)
+    acts = list(hand.actions)
+    acts[2] = acts[2]._replace(amount=0, contribution=0, all_in=True)  # C's preflop call of nothing
+    # C is all-in for nothing: A and B put in 2 x 200 = 400, all to B's kings
+    hand = dataclasses.replace(hand, actions=acts, awards=[Award("B", 400)])
+    hc = run(hand)
+    assert errors(hc) == []
+    assert [f.actual for f in hc.findings if f.severity == "info"] == ["C disconnected, all-in for 0"]
+    # the same call of nothing not written all-in is an undercall that stood
+    acts[2] = acts[2]._replace(all_in=False)
+    assert ("UNDERCALL.FULL_CALL", 2) in errors(run(dataclasses.replace(hand, actions=acts)))
