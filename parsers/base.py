@@ -75,35 +75,34 @@ def guarded_parse(fmt: TextHandFormat, block: Block, source: str) -> Iterator[Ha
     if not fmt.is_start(block.lines[0]):
         yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", fmt.name)
         return
-    hand = read_guarded(
-        lambda: fmt.parse_block(block, source), source, block.offset, lambda: "\n".join(block.lines), fmt.name
-    )
+    hand = read_guarded(source, block.offset, block.lines, fmt.name, fmt.parse_block, block, source)
     if hand is not None:
         yield hand
 
 
 def read_guarded(
-    read: Callable[[], _H],
     source: str,
     offset: int,
-    text: str | Callable[[], str],
+    text: str | list[str],
     fmt_name: str,
+    read: Callable[..., _H],
+    *args: object,
     named: tuple[tuple[type[Exception], str], ...] = (),
 ) -> _H | Quarantined:
-    """Run one hand's reader; any exception becomes a Quarantined record with the reason.
+    """``read(*args)`` for one hand; any exception becomes a Quarantined record with the reason.
 
     Why one helper: every format (text blocks, XML games, JSON objects, TOML sections, CSV
     logs) must quarantine a bad hand the same way. The reason is the ParseError's message, a
     format's own prefix for the exception types in ``named`` (e.g. malformed XML), or the
-    exception's type and message. ``text`` may be a callable so that the hand's text is only
-    joined when it is needed.
+    exception's type and message. ``text`` is the hand's text, or its lines (joined only when
+    the hand is quarantined: this runs once per hand on every format's hot path).
     """
     try:
-        return read()
+        return read(*args)
     except ParseError as exc:
         reason = str(exc)
     except Exception as exc:  # a bad hand must never stop its file
         reason = next(
             (f"{prefix}{exc}" for kind, prefix in named if isinstance(exc, kind)), f"{type(exc).__name__}: {exc}"
         )
-    return Quarantined(source, offset, text if isinstance(text, str) else text(), reason, fmt_name)
+    return Quarantined(source, offset, text if isinstance(text, str) else "\n".join(text), reason, fmt_name)

@@ -48,7 +48,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
-from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
@@ -219,8 +218,8 @@ class IPokerFormat(HandFormat):
 
     def _guarded(self, text: str, session: _Session, source: str, offset: int, length: int,
                  *, unclosed: bool = False) -> Hand | Quarantined:
-        return read_guarded(partial(self._read, text, session, source, offset, length, unclosed), source, offset,
-                            text, self.name, named=((ET.ParseError, "malformed XML: "),))
+        return read_guarded(source, offset, text, self.name, self._read, text, session, source, offset, length,
+                            unclosed, named=((ET.ParseError, "malformed XML: "),))
 
     def _read(self, text: str, session: _Session, source: str, offset: int, length: int, unclosed: bool) -> Hand:
         """One game; a game the file ends inside is closed and kept only when it is complete."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -58,8 +57,7 @@ class MergeFormat(TextHandFormat):
                 if rest:
                     yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
                 continue
-            hand = read_guarded(partial(_best_reading, block, source, description), source, block.offset,
-                                partial("\n".join, block.lines), self.name)
+            hand = read_guarded(source, block.offset, block.lines, self.name, _best_reading, block, source, description)
             if hand is not None:
                 yield hand
 

@@ -31,7 +31,6 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +82,8 @@ class OhhFormat(HandFormat):
                 yield Quarantined(source, offset, text, "truncated JSON object (file ends inside a hand)",
                                   self.name)
                 continue
-            yield read_guarded(partial(_read_object, text, source, offset, len(raw)), source, offset, text,
-                               self.name, named=((json.JSONDecodeError, "JSON error: "),))
+            yield read_guarded(source, offset, text, self.name, _read_object, text, source, offset, len(raw),
+                               named=((json.JSONDecodeError, "JSON error: "),))
 
 
 def _read_object(text: str, source: str, offset: int, length: int) -> Hand:

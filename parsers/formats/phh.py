@@ -39,7 +39,6 @@ import re
 import tomllib
 from collections.abc import Iterator
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +102,7 @@ class PhhFormat(HandFormat):
                 continue
             if name is None and not doc:
                 continue  # comments / blank lines before the first section
-            yield read_guarded(partial(parse_document, doc, text, source, offset, length), source, offset, text,
-                               self.name)
+            yield read_guarded(source, offset, text, self.name, parse_document, doc, text, source, offset, length)
 
 
 def _sections(path: Path) -> Iterator[tuple[int, int, str | None, str]]:

@@ -33,7 +33,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 
 from parsers.base import HandFormat, read_guarded
@@ -252,16 +251,12 @@ def _cards(text: str) -> list[str]:
 
 def _quarantine(source: str, lines: list[_Line], reason: str) -> Quarantined:
     offset = min(ln.offset for ln in lines)
-    return Quarantined(source, offset, _entries(lines), reason, "pokernow")
+    return Quarantined(source, offset, "\n".join(ln.entry for ln in lines), reason, "pokernow")
 
 
 def _guarded(lines: list[_Line], source: str, game: str, facts: _FileFacts) -> Hand | Quarantined:
-    return read_guarded(partial(_parse_hand, lines, source, game, facts), source,
-                        min(ln.offset for ln in lines), partial(_entries, lines), "pokernow")
-
-
-def _entries(lines: list[_Line]) -> str:
-    return "\n".join(ln.entry for ln in lines)
+    return read_guarded(source, min(ln.offset for ln in lines), [ln.entry for ln in lines], "pokernow",
+                        _parse_hand, lines, source, game, facts)
 
 
 def _parse_hand(lines: list[_Line], source: str, game: str, facts: _FileFacts) -> Hand:
