@@ -79,9 +79,12 @@ def evaluate(con: duckdb.DuckDBPyConnection, truth: dict[str, Any], run_id: str 
         if row is None:
             raise ValueError("no detector run in this database")
         run_id = str(row[0])
+    # pair_stats keys players "site:name"; flags and truth use the screen name (one simulated site)
     cands = con.execute(
-        """SELECT least(player_a, player_b), greatest(player_a, player_b) FROM pair_stats
-        WHERE run_id = ? AND player_a < player_b GROUP BY ALL HAVING sum(hands_together) >= ?""",
+        """WITH p AS (
+            SELECT substr(player_a, strpos(player_a, ':') + 1) AS a, substr(player_b, strpos(player_b, ':') + 1) AS b,
+                   hands_together FROM pair_stats WHERE run_id = ? AND player_a < player_b)
+        SELECT least(a, b), greatest(a, b) FROM p GROUP BY ALL HAVING sum(hands_together) >= ?""",
         [run_id, min_hands],
     ).fetchall()
     flags = con.execute(

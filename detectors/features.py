@@ -8,6 +8,10 @@ of rows; nothing here loops in Python except the card evaluator over distinct (c
 Modes: ``operator`` uses every hole card the warehouse holds; ``player`` uses only cards a
 player at the table could see (dealt to the hero, or shown / mucked face up), so strength is
 unknown (bucket -1) for everyone else and card-conditioned signals degrade to unconditioned ones.
+
+Players are keyed ``site:name`` from here on (hp, dec, strength, the statistics tables): a name
+is only an identity within one site ("Hero" on two sites, or the same screen name on two
+networks, are different people). Flags show the plain name; ``run.plain_name`` strips the site.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
         params.append(until)
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE hh AS
-        SELECT h.hand_id, h.started_at,
+        SELECT h.hand_id, h.site, h.started_at,
                coalesce(h.hand_date, CAST(h.started_at AS DATE), DATE '1970-01-01') AS hand_date,
                h.table_name, h.variant, greatest(h.bb, 1) AS bb, h.button_seat,
                coalesce(b.cards, '') AS board
@@ -55,10 +59,10 @@ def _cards(con: duckdb.DuckDBPyConnection, mode: str) -> None:
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE cards AS
         SELECT hand_id, player, any_value(cards) AS cards FROM (
-            SELECT c.hand_id, c.player, c.cards FROM hole_cards c JOIN hh USING (hand_id)
+            SELECT c.hand_id, hh.site || ':' || c.player AS player, c.cards FROM hole_cards c JOIN hh USING (hand_id)
             WHERE c.provenance IN {prov} AND length(c.cards) = 4 AND c.cards NOT LIKE '%?%'
             UNION ALL
-            SELECT a.hand_id, a.player, a.cards FROM actions a JOIN hh USING (hand_id)
+            SELECT a.hand_id, hh.site || ':' || a.player, a.cards FROM actions a JOIN hh USING (hand_id)
             WHERE a.kind IN ('show', 'muck') AND length(a.cards) = 4 AND a.cards NOT LIKE '%?%'
         ) GROUP BY ALL"""
     )
@@ -69,14 +73,15 @@ def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(
         """CREATE OR REPLACE TEMP TABLE hp AS
         WITH dealt AS (
-            SELECT s.hand_id, s.player, s.seat_no, s.stack, hh.button_seat, hh.bb, hh.board,
+            SELECT s.hand_id, hh.site || ':' || s.player AS player, s.seat_no, s.stack, hh.button_seat,
+                   hh.bb, hh.board,
                    hh.hand_date, hh.started_at, hh.table_name,
                    row_number() OVER (PARTITION BY s.hand_id
                         ORDER BY (s.seat_no - coalesce(hh.button_seat, 0) + 1000 - 1) % 1000) - 1 AS pos,
                    count(*) OVER (PARTITION BY s.hand_id) AS n_dealt
             FROM seats s JOIN hh USING (hand_id) WHERE NOT s.sitting_out
         ), act AS (
-            SELECT a.hand_id, a.player,
+            SELECT a.hand_id, hh.site || ':' || a.player AS player,
                 sum(a.contribution) AS put_in,
                 bool_or(a.street = 'preflop' AND a.kind IN ('call', 'bet', 'raise')) AS vpip,
                 bool_or(a.street = 'preflop' AND a.kind IN ('bet', 'raise')) AS pfr,
@@ -91,7 +96,7 @@ def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
                 bool_or(a.all_in) AS all_in
             FROM actions a JOIN hh USING (hand_id) GROUP BY ALL
         ), won AS (
-            SELECT w.hand_id, w.player, sum(w.amount) AS won
+            SELECT w.hand_id, hh.site || ':' || w.player AS player, sum(w.amount) AS won
             FROM awards w JOIN hh USING (hand_id) GROUP BY ALL
         )
         SELECT d.hand_id, d.player, d.seat_no, d.stack, d.bb, d.hand_date, d.started_at, d.table_name,
@@ -160,7 +165,7 @@ def _decisions(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(
         """CREATE OR REPLACE TEMP TABLE dec AS
         WITH a AS (
-            SELECT a.hand_id, a.seq, a.street, a.player, a.kind, a.contribution,
+            SELECT a.hand_id, a.seq, a.street, hh.site || ':' || a.player AS player, a.kind, a.contribution,
                 CASE WHEN a.kind IN ('post_sb', 'post_bb', 'post_straddle', 'call', 'bet', 'raise')
                      THEN a.contribution ELSE 0 END AS live_in
             FROM actions a JOIN hh USING (hand_id)

@@ -63,7 +63,25 @@ class RunSummary:
 
 
 def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
+    _migrate_flags_key(con)
     con.execute(resources.files("detectors").joinpath("schema.sql").read_text(encoding="utf-8"))
+
+
+def _migrate_flags_key(con: duckdb.DuckDBPyConnection) -> None:
+    """Warehouses made before stable flag ids keyed flags on flag_id alone; a stable id repeats in
+    every run, so the key becomes (run_id, flag_id). Rebuild the table once, rows kept."""
+    row = con.execute(
+        """SELECT constraint_column_names FROM duckdb_constraints()
+        WHERE table_name = 'flags' AND constraint_type = 'PRIMARY KEY' AND schema_name = current_schema()"""
+    ).fetchone()
+    if row is None or list(row[0]) != ["flag_id"]:
+        return
+    con.execute("BEGIN")
+    con.execute("ALTER TABLE flags RENAME TO flags_before_stable_ids")
+    con.execute(resources.files("detectors").joinpath("schema.sql").read_text(encoding="utf-8"))
+    con.execute("INSERT INTO flags BY NAME SELECT * FROM flags_before_stable_ids")
+    con.execute("DROP TABLE flags_before_stable_ids")
+    con.execute("COMMIT")
 
 
 def compute(con: duckdb.DuckDBPyConnection, params: Params) -> pl.DataFrame:
@@ -104,6 +122,17 @@ OBSERVED = {
 }
 
 
+def plain_name(key: str) -> str:
+    """The screen name of a ``site:name`` player key (what an analyst sees in the hands)."""
+    return key.split(":", 1)[1] if ":" in key else key
+
+
+def stable_flag_id(mode: str, family: str, keys: list[str]) -> str:
+    """Same (mode, family, site-scoped players) -> same id every night, so the review queue keeps
+    one case per pair or group and the run report can tell new cases from updated ones."""
+    return hashlib.sha256("|".join([mode, family, *sorted(keys)]).encode()).hexdigest()[:20]
+
+
 def _severity(s: float, exposure: float, p: Params) -> str:
     if s >= p.high and exposure >= p.high_min_hu:
         return "high"
@@ -123,6 +152,7 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     }
     for r in u.iter_rows(named=True):
         a, b = r["player_a"], r["player_b"]
+        na, nb = plain_name(a), plain_name(b)
         exposure = float(r["hu_confrontations"] + r.get("squeezes_ab", 0) + r.get("squeezes_ba", 0))
         cands = [(f, float(r[f"p_{f}"])) for f in FAMILIES]
         if r["anomaly"] >= params.anomaly_pct and r["p_pair"] < params.min_score:
@@ -135,18 +165,19 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                    for c in OBSERVED[fam] if c in r}
             obs["pair_score"] = round(float(r["p_pair"]), 4)
             obs["hands_together"] = int(r["hands_together"])
+            obs["player_keys"] = [a, b]
             text = TEXT[fam]
             rows.append({
-                "flag_key": f"{fam}|{a}|{b}", "family": fam, "a": a, "b": b, "players": [a, b],
+                "flag_key": f"{fam}|{a}|{b}", "family": fam, "a": a, "b": b, "players": [na, nb], "keys": [a, b],
                 "score": round(s, 6),
                 "severity": "low" if fam == "anomaly" else _severity(
                     s, exposure if float(r[f"r_{fam}"]) >= params.high_min_rule else 0.0, params),
-                "explanation": text.explanation.format(a=a, b=b), "observed": json.dumps(obs, sort_keys=True),
-                "benign_explanation": text.benign.format(a=a, b=b), "overturn": text.overturn.format(a=a, b=b),
+                "explanation": text.explanation.format(a=na, b=nb), "observed": json.dumps(obs, sort_keys=True),
+                "benign_explanation": text.benign.format(a=na, b=nb), "overturn": text.overturn.format(a=na, b=nb),
             })
     flags = pl.DataFrame(rows) if rows else pl.DataFrame(
         schema={"flag_key": pl.String, "family": pl.String, "a": pl.String, "b": pl.String,
-                "players": pl.List(pl.String), "score": pl.Float64, "severity": pl.String,
+                "players": pl.List(pl.String), "keys": pl.List(pl.String), "score": pl.Float64, "severity": pl.String,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
     ev = evidence(con, flags.select("flag_key", "family", "a", "b")) if rows else {}
@@ -179,14 +210,16 @@ def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.Dat
         for k in range(max((len(p) for p in pair_lists), default=0)):
             merged += [p[k] for p in pair_lists if k < len(p) and p[k] not in merged]
         text = TEXT["collusion_ring" if fam == "collusion_ring" else fam]
-        names = ", ".join(members)
+        shown = [plain_name(m) for m in members]
+        first, rest = shown[0], ", ".join(shown[1:])
         rows.append({
-            "flag_key": f"{fam}|{'|'.join(members)}", "family": fam, "players": members, "score": round(s, 6),
+            "flag_key": f"{fam}|{'|'.join(members)}", "family": fam, "players": shown, "keys": members,
+            "score": round(s, 6),
             "severity": _severity(s, params.high_min_hu, params), "evidence_hands": merged[:10],
-            "explanation": text.explanation.format(players=names, a=members[0], b=", ".join(members[1:])),
-            "observed": json.dumps({"members": members, "weakest_pair_score": round(s, 4)}),
-            "benign_explanation": text.benign.format(a=members[0], b=", ".join(members[1:])),
-            "overturn": text.overturn.format(a=members[0], b=", ".join(members[1:])),
+            "explanation": text.explanation.format(players=", ".join(shown), a=first, b=rest),
+            "observed": json.dumps({"members": shown, "player_keys": members, "weakest_pair_score": round(s, 4)}),
+            "benign_explanation": text.benign.format(a=first, b=rest),
+            "overturn": text.overturn.format(a=first, b=rest),
         })
     return pl.DataFrame(rows) if rows else pl.DataFrame()
 
@@ -196,14 +229,14 @@ def _finish(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, params: Params,
     if flags.is_empty():
         return flags
     flags = flags.with_columns(
-        pl.col("flag_key").map_elements(lambda k: hashlib.sha256(f"{run_id}|{k}".encode()).hexdigest()[:20],
-                                        return_dtype=pl.String).alias("flag_id"),
+        pl.Series("flag_id", [stable_flag_id(params.mode, f, list(k))
+                              for f, k in zip(flags["family"], flags["keys"], strict=True)], dtype=pl.String),
         pl.lit(run_id).alias("run_id"), pl.lit(params.mode).alias("mode"),
         pl.col("family").replace_strict(DETECTOR_VERSIONS, default=VERSION).alias("detector_version"),
         pl.lit(params_json).alias("params"), pl.lit(now).alias("created_at"),
     )
     # first / last shared hand of the flagged players (all of them seated)
-    con.register("_fl", flags.select("flag_id", "players").to_arrow())
+    con.register("_fl", flags.select("flag_id", pl.col("keys").alias("players")).to_arrow())
     span = con.execute(
         """WITH x AS (SELECT flag_id, unnest(players) AS player, len(players) AS k FROM _fl),
         h AS (SELECT x.flag_id, hp.hand_id, any_value(hp.started_at) AS t, count(*) AS n, any_value(x.k) AS k

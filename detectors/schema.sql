@@ -57,8 +57,10 @@ CREATE TABLE IF NOT EXISTS pair_stats (
     csn_b_weaker_n BIGINT, csn_b_weaker_aggr BIGINT, csn_b_weaker_exp DOUBLE
 );
 
+-- flag_id is stable across runs: a hash of (mode, family, sorted site-scoped player keys), so the
+-- same case keeps its id night after night; one run holds each case once.
 CREATE TABLE IF NOT EXISTS flags (
-    flag_id            VARCHAR PRIMARY KEY,
+    flag_id            VARCHAR NOT NULL,
     run_id             VARCHAR NOT NULL,
     family             VARCHAR NOT NULL,    -- soft_play | chip_dumping | squeeze | card_sharing | collusion_ring | anomaly
     players            VARCHAR[] NOT NULL,
@@ -74,5 +76,6 @@ CREATE TABLE IF NOT EXISTS flags (
     params             JSON,
     created_at         TIMESTAMP NOT NULL,
     first_hand_at      TIMESTAMP,
-    last_hand_at       TIMESTAMP
+    last_hand_at       TIMESTAMP,
+    PRIMARY KEY (run_id, flag_id)
 );

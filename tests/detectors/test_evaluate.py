@@ -37,8 +37,9 @@ def test_composite_on_a_hand_built_run() -> None:
     apply_schema(con)
     con.execute("INSERT INTO detector_runs (run_id, started_at, mode) VALUES ('r', now(), 'operator')")
     for a, b in [("a", "b"), ("a", "c"), ("b", "c"), ("c", "d")]:
+        # statistics key players "site:name", flags and truth use the screen name
         con.execute("INSERT INTO pair_stats (run_id, player_a, player_b, hands_together) VALUES ('r', ?, ?, 50)",
-                    [a, b])
+                    [f"sim:{a}", f"sim:{b}"])
     flag = ("INSERT INTO flags (flag_id, run_id, family, players, score, severity, mode, explanation, "
             "evidence_hands, detector_version, created_at) VALUES (?, 'r', ?, ?, ?, 'low', 'operator', '', ?, "
             "'1', now())")

@@ -27,21 +27,23 @@ def pluribus(tmp_path_factory: pytest.TempPathFactory) -> duckdb.DuckDBPyConnect
 
 
 def _reference(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, int]]:
-    """VPIP, PFR, saw flop, WTSD, W$SD and net winnings with one Python pass over the rows."""
+    """VPIP, PFR, saw flop, WTSD, W$SD and net winnings with one Python pass over the rows
+    (players keyed "site:name" like the detectors, from the hands' own site column)."""
+    site = dict(con.execute("SELECT hand_id, site FROM hands").fetchall())
     acts: dict[str, list[tuple[int, str, str, str, int]]] = defaultdict(list)
     for hid, seq, street, player, kind, contrib in con.execute(
         "SELECT hand_id, seq, street, player, kind, contribution FROM actions"
     ).fetchall():
-        acts[hid].append((seq, street, player, kind, contrib))
+        acts[hid].append((seq, street, f"{site[hid]}:{player}", kind, contrib))
     won: dict[tuple[str, str], int] = defaultdict(int)
     for hid, player, amount in con.execute("SELECT hand_id, player, amount FROM awards").fetchall():
-        won[(hid, player)] += amount
+        won[(hid, f"{site[hid]}:{player}")] += amount
     boards = dict(con.execute("SELECT hand_id, cards FROM boards WHERE board_no = 1").fetchall())
     out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     seats = con.execute("SELECT hand_id, player FROM seats WHERE NOT sitting_out").fetchall()
     by_hand: dict[str, list[str]] = defaultdict(list)
     for hid, player in seats:
-        by_hand[hid].append(player)
+        by_hand[hid].append(f"{site[hid]}:{player}")
     for hid, players in by_hand.items():
         rows = sorted(acts[hid])
         folded = {p: st for _, st, p, k, _ in rows if k == "fold"}
