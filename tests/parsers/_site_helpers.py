@@ -188,6 +188,13 @@ def balance(hand: Hand) -> Balance:
     return Balance(c, awarded, diff_awards, over)
 
 
+def cut_copy(raw: bytes, starts: list[int], k: int, den: int, dst: Path, sep: bytes = b"\n") -> Path:
+    """Write ``raw`` to ``dst`` with hand ``k`` (0-based, starting at ``starts[k]``) cut after the
+    first 1/``den`` of its bytes and ``sep`` before the next hand; byte offsets before it stay."""
+    dst.write_bytes(raw[: starts[k] + (starts[k + 1] - starts[k]) // den] + sep + raw[starts[k + 1] :])
+    return dst
+
+
 def truncated_copy(src: Path, dst: Path, start_marker: str, keep_fraction: float = 0.5) -> int:
     """Copy ``src`` to ``dst`` cutting its second hand in half; return how many hands it had."""
     text = src.read_bytes().decode("utf-8-sig")

@@ -18,7 +18,7 @@ from parsers.formats.fulltilt import FORMAT
 from parsers.model import Hand, Kind, Quarantined
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._site_helpers import FPDB, SMITHY, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, cut_copy, files_of, hand_from, parse_all
 from warehouse.reconcile import reconcile_hands
 
 FLOP = (*FPDB, "FTP", "Flop")
@@ -97,9 +97,7 @@ def test_truncated_hand_is_quarantined_and_the_rest_loads(tmp_path):
     raw = src.read_bytes()
     starts = [m.start() for m in re.finditer(rb"Full Tilt Poker Game #", raw)]
     assert len(starts) == 10
-    cut = raw[: starts[2] + (starts[3] - starts[2]) // 3] + b"\n" + raw[starts[3]:]
-    path = tmp_path / "cut.txt"
-    path.write_bytes(cut)
+    path = cut_copy(raw, starts, 2, 3, tmp_path / "cut.txt")
     recs = list(FORMAT.parse(path))
     bad = [r for r in recs if isinstance(r, Quarantined)]
     assert len(bad) == 1 and bad[0].byte_offset == starts[2]

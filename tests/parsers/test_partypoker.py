@@ -13,7 +13,7 @@ from parsers.formats.partypoker import FORMAT
 from parsers.model import Hand, Kind, Quarantined, Street
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._site_helpers import FPDB, SMITHY, balance, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, balance, cut_copy, files_of, hand_from, parse_all
 
 FLOP = (*FPDB, "PartyPoker", "Flop")
 
@@ -106,9 +106,7 @@ def test_truncated_hand_is_quarantined_and_the_rest_loads(tmp_path):
     raw = real_data(*multi).read_bytes()
     starts = [m.start() for m in re.finditer(rb"\*\*\*\*\* Hand History for Game", raw)]
     assert len(starts) >= 4
-    cut = raw[: starts[1] + (starts[2] - starts[1]) // 2] + b"\n" + raw[starts[2]:]
-    path = tmp_path / "cut.txt"
-    path.write_bytes(cut)
+    path = cut_copy(raw, starts, 1, 2, tmp_path / "cut.txt")
     recs = list(FORMAT.parse(path))
     bad = [r for r in recs if isinstance(r, Quarantined)]
     assert len(bad) == 1 and bad[0].byte_offset == starts[1]
