@@ -9,6 +9,7 @@ distributed executor (e.g. ``dagster-celery``) instead of ``multiprocess_executo
 """
 
 import os
+import re
 from pathlib import Path
 
 import dagster as dg
@@ -29,7 +30,7 @@ class NightConfig(dg.Config):
 def plan_partitions(config: NightConfig):  # type: ignore[no-untyped-def]
     """One dynamic output per partition key."""
     for key in sorted(config.partitions):
-        yield dg.DynamicOutput(key, mapping_key=key.replace("-", "_"))
+        yield dg.DynamicOutput(key, mapping_key=re.sub(r"\W", "_", key))
 
 
 @dg.op
