@@ -90,8 +90,14 @@ def evaluate(con: duckdb.DuckDBPyConnection, truth: dict[str, Any], run_id: str 
     flags = con.execute(
         "SELECT family, players, score, evidence_hands FROM flags WHERE run_id = ?", [run_id]
     ).fetchall()
+    return {"run_id": run_id, **score_flags([(a, b) for a, b in cands], flags, truth)}
+
+
+def score_flags(cands: list[Pair], flags: list[tuple[str, list[str], float, list[str]]],
+                truth: dict[str, Any]) -> dict[str, Any]:
+    """The metrics for candidate pairs and flag rows (family, players, score, evidence_hands)."""
     fam, ev = truth_pairs(truth)
-    pairs: set[Pair] = {(a, b) for a, b in cands} | set(fam)
+    pairs: set[Pair] = set(cands) | set(fam)
     best: dict[Pair, float] = {}
     best_fam: dict[tuple[Pair, str], float] = {}
     best_ev: dict[Pair, tuple[int, float, list[str]]] = {}
@@ -116,7 +122,7 @@ def evaluate(con: duckdb.DuckDBPyConnection, truth: dict[str, Any], run_id: str 
     parts = [pair_ap, ev_map if not np.isnan(ev_map) else 0.0, fam_map]
     composite = 0.7 * parts[0] + 0.2 * parts[1] + 0.1 * parts[2]
     return {
-        "run_id": run_id, "candidate_pairs": len(order), "positive_pairs": sum(y),
+        "candidate_pairs": len(order), "positive_pairs": sum(y),
         "pairs_with_evidence": len(evid), "pair_ap": round(pair_ap, 4), "evidence_map5": round(ev_map, 4),
         "family_map": round(fam_map, 4), "family_ap": {k: round(v, 4) for k, v in per_family.items()},
         "composite": round(composite, 4),

@@ -87,17 +87,27 @@ TEXT: dict[str, FamilyText] = {
 
 
 EVIDENCE_SQL: dict[str, str] = {
-    # hands where either player passed up the aggression their own baseline expected against the other
+    # hands where either player passed up the aggression their own baseline expected against the other,
+    # weighted by hand strength (checking or folding a strong hand is the act) and doubled for a fold
+    # (giving up the pot instead of raising it)
     "soft_play": """
-        SELECT f.flag_key, p.hand_id, sum(greatest(p.p_aggr - p.aggr::INT, 0)) + 0.01 * count(*) AS s
+        SELECT f.flag_key, p.hand_id,
+               sum(greatest(p.p_aggr - p.aggr::INT, 0) * (1 + p.bucket) * (1 + p.fold::INT)) + 0.01 * count(*) AS s
         FROM _fp f JOIN pdec p ON (p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)
         GROUP BY ALL HAVING sum(greatest(p.p_aggr - p.aggr::INT, 0)) > 0""",
-    # pots one lost to the other, biggest first, worse if the loser held the better hand or folded
+    # pots the pair's net loser (the dumper) lost to the other, biggest first; a fold after putting
+    # chips in (folding a big bet to the partner) weighs 5x, losing with the better hand 2x
     "chip_dumping": """
-        SELECT f.flag_key, p.hand_id,
-               max(p.flow_cbb * (1 + coalesce(p.a_better::INT, 0) + p.a_folded::INT)) AS s
-        FROM _fp f JOIN pflow p ON (p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)
-        GROUP BY ALL""",
+        WITH x AS (
+            SELECT f.flag_key, p.hand_id, p.a AS loser, p.flow_cbb,
+                   p.flow_cbb * (1 + coalesce(p.a_better::INT, 0)) * (1 + 4 * p.a_folded::INT) AS v
+            FROM _fp f JOIN pflow p ON (p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)
+        ), d AS (
+            SELECT flag_key, arg_max(loser, tot) AS dumper
+            FROM (SELECT flag_key, loser, sum(flow_cbb) AS tot FROM x GROUP BY ALL) GROUP BY flag_key
+        )
+        SELECT x.flag_key, x.hand_id, max(x.v * CASE WHEN x.loser = d.dumper THEN 4 ELSE 1 END) AS s
+        FROM x JOIN d USING (flag_key) GROUP BY ALL""",
     # re-raise sequences around third players, most squeezed players first; then no-contest folds
     "squeeze": """
         SELECT flag_key, hand_id, max(s) AS s FROM (

@@ -41,6 +41,7 @@ class Params:
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
     high_min_rule: float = 2.0  # ... and its family's own behavioural contrast (rule score, z units)
     ring_edge: float = 0.5
+    team_edge: float = 0.2  # pair flags of one family at least this strong join into a team flag
     anomaly_pct: float = 0.9995  # isolation-forest percentile that becomes an anomaly flag
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
     model: str | None = None
@@ -196,14 +197,9 @@ def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.Dat
     groups: list[tuple[str, list[str], float]] = [
         ("collusion_ring", m, s) for m, s in graph.rings(best, params.ring_edge)
     ]
-    dump = flags.filter(pl.col("family") == "chip_dumping").join(
-        u.select(pl.col("player_a").alias("a"), pl.col("player_b").alias("b"), "net_flow_cbb"), on=["a", "b"]
-    ).select(
-        pl.when(pl.col("net_flow_cbb") >= 0).then(pl.col("a")).otherwise(pl.col("b")).alias("src"),
-        pl.when(pl.col("net_flow_cbb") >= 0).then(pl.col("b")).otherwise(pl.col("a")).alias("dst"),
-        "score",
-    )
-    groups += [("chip_dumping", m, s) for m, s in graph.dumping_funnels(dump, params.ring_edge)]
+    for fam in FAMILIES:
+        edges = flags.filter(pl.col("family") == fam).select("a", "b", "score")
+        groups += [(fam, m, s) for m, s in graph.family_teams(edges, params.team_edge)]
     for fam, members, s in groups:
         pair_lists = [ev_by_pair.get((x, y), []) for i, x in enumerate(members) for y in members[i + 1 :]]
         merged: list[str] = []

@@ -30,7 +30,14 @@ def labelled_pairs(db: str | Path, truth_path: str | Path, mode: str) -> pl.Data
     lab = pl.DataFrame(
         [(a, b, f) for (a, b), f in fam.items()], schema=["player_a", "player_b", "family"], orient="row"
     )
-    return u.join(lab, on=["player_a", "player_b"], how="left").with_columns(pl.col("family").fill_null("none"))
+    # the statistics key players "site:name"; truth names the simulated site's screen names
+    names = u.select(
+        pl.col("player_a").str.splitn(":", 2).struct.field("field_1").alias("_a"),
+        pl.col("player_b").str.splitn(":", 2).struct.field("field_1").alias("_b"),
+    )
+    keyed = pl.concat([u, names], how="horizontal")
+    return keyed.join(lab, left_on=["_a", "_b"], right_on=["player_a", "player_b"], how="left").drop(
+        "_a", "_b").with_columns(pl.col("family").fill_null("none"))
 
 
 def train_and_save(dbs: Sequence[str | Path], truths: Sequence[str | Path], mode: str,
@@ -38,6 +45,9 @@ def train_and_save(dbs: Sequence[str | Path], truths: Sequence[str | Path], mode
     if len(dbs) != len(truths):
         raise ValueError("give one truth file per warehouse")
     frames = [labelled_pairs(d, t, mode) for d, t in zip(dbs, truths, strict=True)]
+    for d, f in zip(dbs, frames, strict=True):
+        if f.filter(pl.col("family") != "none").is_empty():
+            raise ValueError(f"{d}: no truth pair matched a scored pair (wrong truth file, or names not matched)")
     seeds = [load_truth(t).get("seed") for t in truths]
     model = learn.train(frames, mode, {"warehouses": [str(d) for d in dbs], "seeds": seeds,
                                        "trained_at": datetime.now(UTC).isoformat(timespec="seconds")})
