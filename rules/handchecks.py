@@ -100,8 +100,11 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
         elif a.kind is Kind.POST_STRADDLE:
             straddles.append((a.seq, i, a.amount if a.amount is not None else a.contribution))
     # heads-up with a live button (a dead button on a seat not dealt in leaves two blinds, no button)
-    dealt = [i for i in range(n) if rp.positions[i]]
-    btn = dealt[-1] if len(dealt) == 2 and rp.positions[dealt[-1]] == "BTN" else -1
+    pos = rp.positions
+    btn = -1
+    if n == 2 or (n > 2 and "" in pos):
+        dealt = [i for i in range(n) if pos[i]]
+        btn = dealt[-1] if len(dealt) == 2 and pos[dealt[-1]] == "BTN" else -1
     if btn >= 0 and rp.sb_player >= 0 and rp.sb_player != btn and hand.button_seat is not None:
         out.append(
             Finding(

@@ -10,6 +10,8 @@ showdown, deck, rake, run it twice) run after it on the replay's result (``rules
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import NamedTuple
 
 from parsers.model import DECISIONS, Action, Hand, Kind, Provenance, Street
@@ -18,6 +20,7 @@ from .findings import ERROR, INFO, WARNING, Finding, fmt
 from .profiles import Profile
 
 _PREFLOP = Street.PREFLOP
+_SITTING_OUT = attrgetter("sitting_out")
 _SHOWDOWN = Street.SHOWDOWN
 _LIVE_POST = {Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE}
 _DEAD_POST = {Kind.POST_ANTE, Kind.POST_BB_ANTE, Kind.POST_DEAD}
@@ -68,6 +71,7 @@ class Replay(NamedTuple):
     findings: list[Finding]
     bb_player: int  # ring index of the big blind (-1 when none posted)
     sb_player: int
+    dead: list[int]  # per ring index: BB antes and dead blinds (main-pot money, not a betting level)
 
 
 def position_labels(n: int) -> list[str]:
@@ -88,9 +92,9 @@ def sat_out(hand: Hand, ring: list[str]) -> list[int]:
     Why: a player who antes and then sits out is dealt no cards; the site never asks them to act,
     so the replay counts their money in the pot but treats them as folded from the deal.
     """
-    out = {s.player for s in hand.seats if s.sitting_out}
-    if not out:
+    if not any(map(_SITTING_OUT, hand.seats)):
         return []
+    out = {s.player for s in hand.seats if s.sitting_out}
     out -= {a.player for a in hand.actions if a.kind in DECISIONS}
     return [i for i, p in enumerate(ring) if p in out]
 
@@ -135,7 +139,22 @@ def kept_in_hand(hand: Hand, idx: dict[str, int]) -> dict[int, int]:
 
 
 def ring_order(hand: Hand) -> list[str]:
-    """Players who took part in the hand, clockwise starting left of the button."""
+    """Players who took part in the hand, clockwise starting left of the button.
+
+    Old Chico skins (ActionPoker, GearPoker) number their seats counter-clockwise: when the
+    ascending order puts the small blind out of place and the descending order fits the blinds,
+    the ring runs downwards (``replay`` finds this at the small blind's post, at no cost otherwise).
+    """
+    ring = clockwise(hand)
+    if len(ring) > 2 and not _sb_first(hand, ring):
+        down = counter_clockwise(hand)
+        if down is not None:
+            return down
+    return ring
+
+
+def clockwise(hand: Hand) -> list[str]:
+    """The ring by ascending seat numbers from the seat after the button."""
     acting = {a.player for a in hand.actions}
     seats = sorted((s.seat_no, s.player) for s in hand.seats if s.player in acting)
     if not seats:
@@ -159,25 +178,35 @@ def ring_order(hand: Hand) -> list[str]:
         return names
     after = [p for s, p in seats if s > button]
     before = [p for s, p in seats if s <= button]
-    ring = after + before
-    if len(ring) > 2 and not _blinds_fit(hand, ring):
-        # old Chico skins (ActionPoker, GearPoker) number their seats counter-clockwise: when the
-        # ascending order contradicts the blinds and the descending order fits them, use that
-        down = [p for s, p in reversed(seats) if s < button] + [p for s, p in reversed(seats) if s >= button]
-        if _blinds_fit(hand, down):
-            return down
-    return ring
+    return after + before
 
 
-def _blinds_fit(hand: Hand, ring: list[str]) -> bool:
-    """The small blind is first left of the button and a big blind second (or no small blind posted)."""
-    sb = next((a.player for a in hand.actions if a.kind is Kind.POST_SB), None)
-    if sb is None:
-        return True
-    return ring[0] == sb and any(a.kind is Kind.POST_BB and a.player == ring[1] for a in hand.actions)
+def counter_clockwise(hand: Hand) -> list[str] | None:
+    """The ring by descending seat numbers, when the blinds sit there (else None)."""
+    button = hand.button_seat
+    acting = {a.player for a in hand.actions}
+    seats = sorted(((s.seat_no, s.player) for s in hand.seats if s.player in acting), reverse=True)
+    if button is None or len(seats) < 3:
+        return None
+    down = [p for s, p in seats if s < button] + [p for s, p in seats if s >= button]
+    return down if _sb_first(hand, down) and _bb_second(hand, down) else None
 
 
-def replay(hand: Hand, prof: Profile) -> Replay:
+def _sb_first(hand: Hand, ring: list[str]) -> bool:
+    """The small blind (if one is posted) is first left of the button; a plain loop, run for every hand."""
+    for a in hand.actions:
+        if a.kind is Kind.POST_SB:
+            return a.player == ring[0]
+    return True
+
+
+def _bb_second(hand: Hand, ring: list[str]) -> bool:
+    """A big blind is posted from the second seat left of the button."""
+    second = ring[1]
+    return any(a.kind is Kind.POST_BB and a.player == second for a in hand.actions)
+
+
+def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     """Replay one hand under one profile: per-decision states plus the betting findings.
 
     Speed (issue 3): the action tuple is unpacked once, kinds are compared by identity, the
@@ -187,18 +216,21 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     """
     hid = hand.hand_id
     actions = hand.actions
-    ring = ring_order(hand)
+    may_flip = ring is None  # seats numbered counter-clockwise are found at the small blind's post
+    if ring is None:
+        ring = clockwise(hand)
     n = len(ring)
     rng = range(n)
     idx = {p: i for i, p in enumerate(ring)}
     out_of_hand = sat_out(hand, ring)
-    positions = ring_positions(hand, ring, out_of_hand)
+    positions = ring_positions(hand, ring, out_of_hand) if out_of_hand or n == 2 else position_labels(n)
     stack_of = {s.player: s.stack for s in hand.seats}
     stacks = [stack_of.get(p, 0) for p in ring]
     behind = stacks[:]
     contributed = [0] * n
     street_bet = [0] * n
     folded = [False] * n
+    dead = [0] * n
     for q in out_of_hand:
         folded[q] = True
     allin = [False] * n
@@ -248,17 +280,6 @@ def replay(hand: Hand, prof: Profile) -> Replay:
 
     kept: list[dict[int, int]] = []  # kept_in_hand, computed on the first skipped turn
 
-    def disconnected(q: int, seq: int) -> int:
-        """Online: due players the site kept in the hand who never act again are all-in (disconnect
-        protection, reported as info); returns the player due after them."""
-        if not kept:
-            kept.append(kept_in_hand(hand, idx))
-        while q >= 0 and kept[0].get(q, seq) < seq and not allin[q] and not folded[q]:
-            allin[q] = True
-            add(_disconnect(hand, prof, seq, ring[q], contributed[q]))
-            q = next_to_act(q)
-        return q
-
     def next_to_act(after: int) -> int:
         target = B if call_basis < B else call_basis
         live_free = 0
@@ -284,7 +305,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         if a_street is not street and a_street is not _SHOWDOWN and kind not in _DEAD_POST:
             # a new betting round
             if expected >= 0 and online and not allin[i] and not folded[i] and behind[i] > 0:
-                expected = disconnected(expected, seq)
+                expected = _disconnected(
+                    hand, prof, idx, kept, expected, seq, ring, allin, folded, contributed, next_to_act, out
+                )
             if expected >= 0 and not all(folded[q] or q == expected for q in rng):
                 add(
                     Finding(
@@ -337,6 +360,10 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 full_level = B
             elif kind is _K_SB:
                 if sb_player < 0:
+                    if i and may_flip and n > 2:
+                        down = counter_clockwise(hand)
+                        if down is not None:
+                            return replay(hand, prof, down)
                     sb_player = bb_ref = i
                 B = max(B, street_bet[i])
             else:  # straddle: a live blind that raises B and F
@@ -356,6 +383,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         elif kind in _DEAD_POST:
             behind[i] -= c
             contributed[i] += c
+            if kind is not Kind.POST_ANTE:
+                dead[i] += c
             pot += c
             if behind[i] <= 0:
                 allin[i] = True
@@ -415,7 +444,12 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             and not allin[i]
             and not folded[i]
             and behind[i] > 0
-            and (expected := disconnected(expected, seq)) == i
+            and (
+                expected := _disconnected(
+                    hand, prof, idx, kept, expected, seq, ring, allin, folded, contributed, next_to_act, out
+                )
+            )
+            == i
         ):
             due = ring[expected] if expected >= 0 else "nobody (betting was closed)"
             add(
@@ -676,7 +710,34 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     f"{ring[q]} put in {fmt(contributed[q])}, more than the {fmt(stacks[q])} they started with.",
                 )
             )
-    return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player)
+    return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player, dead)
+
+
+def _disconnected(
+    hand: Hand,
+    prof: Profile,
+    idx: dict[str, int],
+    kept: list[dict[int, int]],
+    q: int,
+    seq: int,
+    ring: list[str],
+    allin: list[bool],
+    folded: list[bool],
+    contributed: list[int],
+    next_to_act: Callable[[int], int],
+    out: list[Finding],
+) -> int:
+    """Online: due players the site kept in the hand who never act again are all-in (disconnect
+    protection, reported as info); returns the player due after them. A module function, not a
+    closure, so the replay's hot locals stay fast locals.
+    """
+    if not kept:
+        kept.append(kept_in_hand(hand, idx))
+    while q >= 0 and kept[0].get(q, seq) < seq and not allin[q] and not folded[q]:
+        allin[q] = True
+        out.append(_disconnect(hand, prof, seq, ring[q], contributed[q]))
+        q = next_to_act(q)
+    return q
 
 
 def _disconnect(hand: Hand, prof: Profile, seq: int, who: str, put_in: int) -> Finding:

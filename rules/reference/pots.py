@@ -56,24 +56,16 @@ def build_pots(contributed: list[int], folded: list[bool], dead: int = 0) -> lis
     return pots
 
 
-def dead_money(hand: Hand, idx: dict[str, int], contributed: list[int]) -> tuple[list[int], int]:
+def dead_money(hand: Hand, rp: Replay) -> tuple[list[int], int]:
     """Each player's live money and the hand's dead money (BB antes, dead blinds, site-added money).
 
     Why apart: dead money is not a betting level (rules_matrix POT.SIDE_POTS layers the live
     contributions), it all belongs to the main pot.
     """
-    dead = hand.site_added or 0
-    live = contributed
-    for a in hand.actions:
-        k = a.kind
-        if k is Kind.POST_BB_ANTE or k is Kind.POST_DEAD:
-            i = idx.get(a.player)
-            if i is not None and a.contribution:
-                if live is contributed:
-                    live = list(contributed)
-                live[i] -= a.contribution
-                dead += a.contribution
-    return live, dead
+    added = hand.site_added or 0
+    if not any(rp.dead):
+        return rp.contributed, added
+    return [c - d for c, d in zip(rp.contributed, rp.dead, strict=True)], added + sum(rp.dead)
 
 
 def split(amount: int, winners: list[int], unit: int) -> dict[int, int]:
@@ -135,7 +127,7 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
     folded = [f or (i in mucked) for i, f in enumerate(rp.folded)]
     if all(folded):
         folded = list(rp.folded)
-    live, dead = dead_money(hand, idx, rp.contributed)
+    live, dead = dead_money(hand, rp)
     pots = build_pots(live, folded, dead)
     boards = sorted(hand.boards, key=lambda b: b.board_no)
     nboards = max(1, len(boards))

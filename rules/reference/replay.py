@@ -10,6 +10,7 @@ showdown, deck, rake, run it twice) run after it on the replay's result (``rules
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from parsers.model import DECISIONS, Action, Hand, Kind, Provenance, Street
@@ -62,6 +63,7 @@ class Replay(NamedTuple):
     findings: list[Finding]
     bb_player: int  # ring index of the big blind (-1 when none posted)
     sb_player: int
+    dead: list[int]  # per ring index: BB antes and dead blinds (main-pot money, not a betting level)
 
 
 def position_labels(n: int) -> list[str]:
@@ -154,21 +156,27 @@ def ring_order(hand: Hand) -> list[str]:
     after = [p for s, p in seats if s > button]
     before = [p for s, p in seats if s <= button]
     ring = after + before
-    if len(ring) > 2 and not _blinds_fit(hand, ring):
+    if len(ring) > 2 and not _sb_first(hand, ring):
         # old Chico skins (ActionPoker, GearPoker) number their seats counter-clockwise: when the
         # ascending order contradicts the blinds and the descending order fits them, use that
         down = [p for s, p in reversed(seats) if s < button] + [p for s, p in reversed(seats) if s >= button]
-        if _blinds_fit(hand, down):
+        if _sb_first(hand, down) and _bb_second(hand, down):
             return down
     return ring
 
 
-def _blinds_fit(hand: Hand, ring: list[str]) -> bool:
-    """The small blind is first left of the button and a big blind second (or no small blind posted)."""
-    sb = next((a.player for a in hand.actions if a.kind is Kind.POST_SB), None)
-    if sb is None:
-        return True
-    return ring[0] == sb and any(a.kind is Kind.POST_BB and a.player == ring[1] for a in hand.actions)
+def _sb_first(hand: Hand, ring: list[str]) -> bool:
+    """The small blind (if one is posted) is first left of the button; a plain loop, run for every hand."""
+    for a in hand.actions:
+        if a.kind is Kind.POST_SB:
+            return a.player == ring[0]
+    return True
+
+
+def _bb_second(hand: Hand, ring: list[str]) -> bool:
+    """A big blind is posted from the second seat left of the button."""
+    second = ring[1]
+    return any(a.kind is Kind.POST_BB and a.player == second for a in hand.actions)
 
 
 def replay(hand: Hand, prof: Profile) -> Replay:
@@ -178,13 +186,14 @@ def replay(hand: Hand, prof: Profile) -> Replay:
     n = len(ring)
     idx = {p: i for i, p in enumerate(ring)}
     out_of_hand = sat_out(hand, ring)
-    positions = ring_positions(hand, ring, out_of_hand)
+    positions = ring_positions(hand, ring, out_of_hand) if out_of_hand or n == 2 else position_labels(n)
     stack_of = {s.player: s.stack for s in hand.seats}
     stacks = [stack_of.get(p, 0) for p in ring]
     behind = stacks[:]
     contributed = [0] * n
     street_bet = [0] * n
     folded = [False] * n
+    dead = [0] * n
     for q in out_of_hand:
         folded[q] = True
     allin = [False] * n
@@ -233,17 +242,6 @@ def replay(hand: Hand, prof: Profile) -> Replay:
 
     kept: list[dict[int, int]] = []  # kept_in_hand, computed on the first skipped turn
 
-    def disconnected(q: int, seq: int) -> int:
-        """Online: due players the site kept in the hand who never act again are all-in (disconnect
-        protection, reported as info); returns the player due after them."""
-        if not kept:
-            kept.append(kept_in_hand(hand, idx))
-        while q >= 0 and kept[0].get(q, seq) < seq and not allin[q] and not folded[q]:
-            allin[q] = True
-            add(_disconnect(hand, prof, seq, ring[q], contributed[q]))
-            q = next_to_act(q)
-        return q
-
     def next_to_act(after: int) -> int:
         live_free = 0
         for q in range(n):
@@ -269,7 +267,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         if a.street is not street and a.street is not _SHOWDOWN and kind not in _DEAD_POST:
             # a new betting round
             if expected >= 0 and online and not allin[i] and not folded[i] and behind[i] > 0:
-                expected = disconnected(expected, a.seq)
+                expected = _disconnected(
+                    hand, prof, idx, kept, expected, a.seq, ring, allin, folded, contributed, next_to_act, out
+                )
             if expected >= 0 and not all(folded[q] or q == expected for q in range(n)):
                 add(
                     Finding(
@@ -339,6 +339,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
         if kind in _DEAD_POST:
             behind[i] -= c
             contributed[i] += c
+            if kind is not Kind.POST_ANTE:
+                dead[i] += c
             pot += c
             if behind[i] <= 0:
                 allin[i] = True
@@ -397,7 +399,12 @@ def replay(hand: Hand, prof: Profile) -> Replay:
             and not allin[i]
             and not folded[i]
             and behind[i] > 0
-            and (expected := disconnected(expected, a.seq)) == i
+            and (
+                expected := _disconnected(
+                    hand, prof, idx, kept, expected, a.seq, ring, allin, folded, contributed, next_to_act, out
+                )
+            )
+            == i
         ):
             due = ring[expected] if expected >= 0 else "nobody (betting was closed)"
             add(
@@ -641,7 +648,34 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     f"{ring[q]} put in {fmt(contributed[q])}, more than the {fmt(stacks[q])} they started with.",
                 )
             )
-    return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player)
+    return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player, dead)
+
+
+def _disconnected(
+    hand: Hand,
+    prof: Profile,
+    idx: dict[str, int],
+    kept: list[dict[int, int]],
+    q: int,
+    seq: int,
+    ring: list[str],
+    allin: list[bool],
+    folded: list[bool],
+    contributed: list[int],
+    next_to_act: Callable[[int], int],
+    out: list[Finding],
+) -> int:
+    """Online: due players the site kept in the hand who never act again are all-in (disconnect
+    protection, reported as info); returns the player due after them. A module function, not a
+    closure, so the replay's hot locals stay fast locals.
+    """
+    if not kept:
+        kept.append(kept_in_hand(hand, idx))
+    while q >= 0 and kept[0].get(q, seq) < seq and not allin[q] and not folded[q]:
+        allin[q] = True
+        out.append(_disconnect(hand, prof, seq, ring[q], contributed[q]))
+        q = next_to_act(q)
+    return q
 
 
 def _disconnect(hand: Hand, prof: Profile, seq: int, who: str, put_in: int) -> Finding:
