@@ -60,9 +60,27 @@ class Profile:
     citations: dict[str, str] = field(default_factory=dict)
 
     def cite(self, rule_id: str) -> str:
-        """The seed passage a finding quotes, as ``[file] «anchor»`` (empty when none)."""
+        """The seed passage a finding quotes, as ``[file] «anchor»``: the profile's own citation, else
+        the rule's passage in ``anchors.yaml`` (from this profile's seed when it has one)."""
         anchor = self.citations.get(rule_id)
-        return f" [{self.seed_file}] «{anchor}»" if anchor else ""
+        return f" [{self.seed_file}] «{anchor}»" if anchor else _fallback_cite(self.seed_file, rule_id)
+
+
+@cache
+def seed_anchors() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Rule id → (seed file, verbatim passage), from ``rules/profiles/anchors.yaml``."""
+    with (PROFILE_DIR / "anchors.yaml").open(encoding="utf-8") as fh:
+        doc = yaml.safe_load(fh) or {}
+    return {str(k): tuple((str(a["seed"]), str(a["text"])) for a in v) for k, v in doc.items()}
+
+
+@cache
+def _fallback_cite(seed_file: str, rule_id: str) -> str:
+    passages = seed_anchors().get(rule_id, ())
+    own = [t for f, t in passages if f == seed_file]
+    if own:
+        return f" [{seed_file}] «{own[0]}»"
+    return f" [{passages[0][0]}] «{passages[0][1]}»" if passages else ""
 
 
 def _from_yaml(doc: dict[str, Any]) -> Profile:

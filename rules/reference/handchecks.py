@@ -140,7 +140,7 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                 None,
                 "no straddle in tournaments",
                 "straddle posted",
-                "Neither tournament rulebook provides for a straddle.",
+                "Neither tournament rulebook provides for a straddle." + prof.cite("STRADDLE.IN_TOURNAMENT"),
             )
         ]
     if not prof.straddle_allowed:
@@ -172,7 +172,8 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                         None,
                         "no button straddle",
                         f"{who} straddled on the button",
-                        "This rulebook does not provide for a Mississippi (button) straddle.",
+                        "This rulebook does not provide for a Mississippi (button) straddle."
+                        + prof.cite("STRADDLE.MISSISSIPPI"),
                     )
                 )
                 continue
@@ -223,7 +224,7 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                         None,
                         "no double straddle",
                         f"{who} double-straddled {fmt(amount)}",
-                        "This rulebook does not provide for a double straddle.",
+                        "This rulebook does not provide for a double straddle." + prof.cite("STRADDLE.DOUBLE"),
                     )
                 )
             else:
@@ -349,7 +350,7 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 f"awards + rake + fees = {fmt(total)} put in",
                 f"{fmt(awarded)} + {fmt(rake)} + {fmt(fees)}",
                 f"The hand took in {fmt(total)} but paid out {fmt(awarded)} with {fmt(rake + fees)} rake"
-                f" and fees: {fmt(awarded + rake + fees - total)} unaccounted.",
+                f" and fees: {fmt(awarded + rake + fees - total)} unaccounted." + prof.cite("POT.CHIP_CONSERVATION"),
             )
         )
     elif hand.awards and not rk.plausible:
@@ -366,7 +367,7 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 f"The site writes no rake, so the rake is what was put in less what was paid out:"
                 f" {fmt(rake)}, outside 0..{fmt(rk.cap)}"
                 + (" (tournaments carry no rake)." if hand.game_type != "cash" else " (at most"
-                   f" {MAX_IMPLIED_RAKE_PCT}% of the pot plus one unit)."),
+                   f" {MAX_IMPLIED_RAKE_PCT}% of the pot plus one unit).") + prof.cite("POT.CHIP_CONSERVATION"),
             )
         )
     if hand.site_total_pot is not None and hand.site_total_pot != total:
@@ -380,7 +381,8 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 None,
                 f"total pot {fmt(total)}",
                 f"site wrote {fmt(hand.site_total_pot)}",
-                f"The site's total pot {fmt(hand.site_total_pot)} differs from the {fmt(total)} put in.",
+                f"The site's total pot {fmt(hand.site_total_pot)} differs from the {fmt(total)} put in."
+                + prof.cite("POT.CHIP_CONSERVATION"),
             )
         )
     won: dict[str, int] = {}
@@ -405,7 +407,8 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                     f"{s.player} ends on {fmt(final)}",
                     f"site wrote {fmt(s.final_stack)}",
                     f"{s.player} started with {fmt(s.stack)}, put in {fmt(put)} and won"
-                    f" {fmt(won.get(s.player, 0))}, so ends on {fmt(final)}, not {fmt(s.final_stack)}.",
+                    f" {fmt(won.get(s.player, 0))}, so ends on {fmt(final)}, not {fmt(s.final_stack)}."
+                    + prof.cite("POT.CHIP_CONSERVATION"),
                 )
             )
     if hand.game_type == "tournament" and not rk.implied and rake > 0:
@@ -419,7 +422,7 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 None,
                 "no rake",
                 f"rake {fmt(rake)}",
-                "Tournament hands carry no rake: fees are taken at the buy-in.",
+                "Tournament hands carry no rake: fees are taken at the buy-in." + prof.cite("RAKE.NONE_IN_TOURNAMENT"),
             )
         )
     return out
@@ -508,7 +511,8 @@ def check_run_twice(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                 None,
                 "no run it twice",
                 f"run {runs} times",
-                "This rulebook does not provide for running the board more than once.",
+                "This rulebook does not provide for running the board more than once."
+                + prof.cite("RUN_TWICE.GAME_TYPE"),
             )
         )
     total = sum(rp.contributed)

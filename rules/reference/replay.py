@@ -360,7 +360,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                         f"return {fmt(excess)}",
                         f"returned {fmt(-c)}",
                         f"{a.player} got {fmt(-c)} back as uncalled, but the unmatched part of the bet was"
-                        f" {fmt(excess)}: the uncalled excess goes back, nothing else.",
+                        f" {fmt(excess)}: the uncalled excess goes back, nothing else."
+                        + prof.cite("POT.UNCALLED_RETURN"),
                     )
                 )
             behind[i] -= c
@@ -481,7 +482,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                         None,
                         f"call {fmt(to_call)} or fold",
                         "check",
-                        f"{a.player} checked while facing {fmt(owed)} to call.",
+                        f"{a.player} checked while facing {fmt(owed)} to call." + prof.cite("ACTION.ILLEGAL_CHECK"),
                     )
                 )
         elif kind is Kind.CALL:
@@ -515,7 +516,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                         None,
                         f"call {fmt(to_call)}",
                         f"call {fmt(c)}",
-                        f"{a.player}'s call put in {fmt(c)} but only {fmt(to_call)} was owed.",
+                        f"{a.player}'s call put in {fmt(c)} but only {fmt(to_call)} was owed."
+                        + prof.cite("DATA.CALL_AMOUNT"),
                     )
                 )
         else:  # bet or raise
@@ -532,7 +534,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                         None,
                         f"raise above {fmt(B)}",
                         f"{kind} to {fmt(raise_to)}",
-                        f"{a.player}'s {kind} to {fmt(raise_to)} does not exceed the current bet {fmt(B)}.",
+                        f"{a.player}'s {kind} to {fmt(raise_to)} does not exceed the current bet {fmt(B)}."
+                        + prof.cite("DATA.RAISE_NOT_ABOVE_BET"),
                     )
                 )
             else:
@@ -645,7 +648,8 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                     None,
                     f"at most {fmt(stacks[q])} (starting stack)",
                     f"put in {fmt(contributed[q])}",
-                    f"{ring[q]} put in {fmt(contributed[q])}, more than the {fmt(stacks[q])} they started with.",
+                    f"{ring[q]} put in {fmt(contributed[q])}, more than the {fmt(stacks[q])} they started with."
+                    + prof.cite("POT.CHIP_CONSERVATION"),
                 )
             )
     return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player, dead)
@@ -828,7 +832,7 @@ def _below_min(
                 None,
                 f"raise to {fmt(min_to)}",
                 f"raise to {fmt(raise_to)}",
-                f"{a.player}'s limit raise to {fmt(raise_to)} is not the fixed size.",
+                f"{a.player}'s limit raise to {fmt(raise_to)} is not the fixed size." + prof.cite("BET.LIMIT_SIZE"),
             )
         ]
     inc = raise_to - B

@@ -8,12 +8,18 @@ the comments, never copied from the checker's own output.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+from pathlib import Path
 
+import pytest
+
+import rules
 from parsers.model import Award, Hand, Kind
 from rules.check import HandCheck, check_hand
 from rules.pots import SidePot, build_pots
-from rules.profiles import load_profile
+from rules.profiles import PROFILE_NAMES, load_profile, seed_anchors
+from tests.conftest import SHARED
 from tests.rules.builder import make_hand
 
 ONLINE, CEP = "online-standard", "CEP-2023"
@@ -450,3 +456,55 @@ def test_call_of_nothing_written_all_in_is_a_disconnect() -> None:
     # the same call of nothing not written all-in is an undercall that stood
     acts[2] = acts[2]._replace(all_in=False)
     assert ("UNDERCALL.FULL_CALL", 2) in errors(run(dataclasses.replace(hand, actions=acts)))
+
+
+# ---- every finding quotes the seed passage of its rule ------------------------------------------
+_RULE_FILES = ("replay.py", "handchecks.py", "pots.py", "sequence.py")
+
+
+def _finding_calls() -> list[tuple[str, int, str, bool]]:
+    """(file, line, rule id, message calls cite) for every ``Finding(...)`` the engine builds."""
+    root = Path(rules.__file__).resolve().parent
+    found: list[tuple[str, int, str, bool]] = []
+    for name in _RULE_FILES:
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Finding" and len(node.args) >= 9:
+                rid = node.args[2]
+                cites = any(
+                    isinstance(n, ast.Call) and "cite" in (getattr(n.func, "id", ""), getattr(n.func, "attr", ""))
+                    for n in ast.walk(node.args[8])
+                )
+                found.append((name, node.lineno, str(rid.value) if isinstance(rid, ast.Constant) else "", cites))
+    return found
+
+
+def test_every_finding_message_appends_its_rules_citation() -> None:
+    calls = _finding_calls()
+    assert len(calls) > 40
+    assert [(f, ln) for f, ln, _, cites in calls if not cites] == []
+
+
+@pytest.mark.parametrize("book", PROFILE_NAMES)
+def test_every_rule_has_a_seed_passage_under_every_rulebook(book: str) -> None:
+    prof = load_profile(book)
+    rule_ids = {rid for _, _, rid, _ in _finding_calls() if rid}
+    rule_ids |= {"BET.LIMIT_SIZE", "POT.SIDE_POTS", "SHOWDOWN.CARDS_SPEAK", "POT.ODD_CHIP"}  # built from variables
+    assert [rid for rid in sorted(rule_ids) if "«" not in prof.cite(rid)] == []
+
+
+def test_seed_passages_are_verbatim_seed_text() -> None:
+    seeds = SHARED / "seeds"
+    if not seeds.exists():
+        pytest.skip(f"seeds not available at {seeds}")
+    for rid, passages in seed_anchors().items():
+        for seed_file, text in passages:
+            body = " ".join((seeds / seed_file).read_text(encoding="utf-8").split())
+            assert " ".join(text.split()) in body, (rid, seed_file, text)
+
+
+def test_a_finding_quotes_its_profiles_own_seed_first() -> None:
+    # POT.UNCALLED_RETURN: CEP's own seed has the passage, R003's does not (it falls back to another seed)
+    cep, r003 = load_profile(CEP).cite("POT.UNCALLED_RETURN"), load_profile("R003-cash").cite("POT.UNCALLED_RETURN")
+    assert cep.startswith(f" [{load_profile(CEP).seed_file}] «")
+    assert r003.startswith(" [000_") and "«" in r003
