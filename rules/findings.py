@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 #: bump when a check's logic changes, so stored findings say which logic produced them
-RULES_VERSION = "2026.1"
+RULES_VERSION = "2026.2"  # round 3: dead and site-added money in the main pot, FL completion, seats, disconnects
 
 ERROR = "error"
 WARNING = "warning"
