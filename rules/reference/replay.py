@@ -88,6 +88,7 @@ def sat_out(hand: Hand, ring: list[str]) -> list[int]:
     if not out:
         return []
     out -= {a.player for a in hand.actions if a.kind in DECISIONS}
+    out -= {aw.player for aw in hand.awards}  # paid: they were in the hand
     return [i for i, p in enumerate(ring) if p in out]
 
 
@@ -118,7 +119,7 @@ def kept_in_hand(hand: Hand, idx: dict[str, int]) -> dict[int, int]:
     the seq of their last decision. Online disconnect protection makes such a player who stops
     acting all-in for what they had in; one who simply left (no cards shown, nothing paid) is not.
     """
-    kept = {h.player for h in hand.hole_cards if h.provenance is not Provenance.DEALT}
+    kept = {h.player for h in hand.hole_cards if h.provenance is Provenance.SHOWN}  # not dealt/operator
     kept.update(aw.player for aw in hand.awards)
     kept.update(a.player for a in hand.actions if a.cards and a.kind in (Kind.SHOW, Kind.MUCK))
     kept.difference_update(a.player for a in hand.actions if a.kind is Kind.FOLD)
@@ -441,6 +442,7 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 and B == 0
                 and F == big_bet == 2 * small_bet
                 and mine + c == big_bet + 1
+                and hand.unit_scale > 1
                 and c < stack_before
                 and street in (Street.TURN, Street.RIVER)
             ):

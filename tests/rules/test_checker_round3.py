@@ -218,7 +218,7 @@ def test_fl_half_a_bet_reopens_for_a_player_who_checked() -> None:
 
 
 # ---- CHECKER_BIG_BET: 888 "$0.12/$0.25": the small bet is 12.5 units written as 12 ---------------
-def _fl_888(turn_bet: int) -> Hand:
+def _fl_888(turn_bet: int, unit_scale: int = 100) -> Hand:
     players = [("SB", 500), ("BB", 500)]
     script: list[tuple[str, str, str, int | None]] = [
         ("preflop", "SB", "post_sb", 6),
@@ -235,13 +235,19 @@ def _fl_888(turn_bet: int) -> Hand:
         ("river", "BB", "bet", turn_bet),
         ("river", "SB", "call", turn_bet),
     ]
-    return make_hand(players, script, sb=6, bb=12, betting="FL", button=1)
+    return make_hand(players, script, sb=6, bb=12, betting="FL", button=1, unit_scale=unit_scale)
 
 
 def test_fl_big_bet_one_unit_above_twice_the_small_bet() -> None:
     assert errors(run(_fl_888(25))) == []  # 2 x 12.5
     assert errors(run(_fl_888(24))) == []  # 2 x 12
     assert errors(run(_fl_888(26))) == [("BET.LIMIT_SIZE", 8), ("BET.LIMIT_SIZE", 9), ("BET.LIMIT_SIZE", 11)]
+    # chips have no half units: a 12/24 chip game's turn bet of 25 is one chip too many
+    assert errors(run(_fl_888(25, unit_scale=1))) == [
+        ("BET.LIMIT_SIZE", 8),
+        ("BET.LIMIT_SIZE", 9),
+        ("BET.LIMIT_SIZE", 11),
+    ]
 
 
 def test_dead_post_kinds_are_the_models() -> None:
@@ -278,6 +284,22 @@ def test_sitting_out_seat_that_anted_is_not_due_to_act() -> None:
     assert sum(hc.replay.contributed) == 33
     # a seat dealt in (not marked sitting out) that never acts is still an order error
     assert ("ACTION.ORDER", 8) in errors(run(_ante_then_sit_out(marked=False)))
+
+
+def test_sitting_out_seat_that_is_paid_was_in_the_hand() -> None:
+    # a big blind flagged sitting out who wins the blinds uncontested was dealt in: not folded
+    players = [("SB", 1000), ("BB", 1000), ("BTN", 1000)]
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", "SB", "post_sb", 5),
+        ("preflop", "BB", "post_bb", 10),
+        ("preflop", "BTN", "fold", None),
+        ("preflop", "SB", "fold", None),
+    ]
+    hand = make_hand(players, script, sb=5, bb=10, awards=[("BB", 15)], rake=0)
+    hand = dataclasses.replace(hand, seats=[s._replace(sitting_out=s.player == "BB") for s in hand.seats])
+    hc = run(hand)
+    assert errors(hc) == []
+    assert hc.replay.folded == [True, False, True]
 
 
 # ---- CHECKER_OUT_OF_POSITION_BB: a returning player's big blind is not the big blind ------------
