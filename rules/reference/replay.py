@@ -542,7 +542,9 @@ def replay(hand: Hand, prof: Profile) -> Replay:
                 )
             else:
                 if not reopened:
-                    out.append(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=level[i], to_call=to_call))
+                    out.append(
+                        _not_reopened(hand, prof, a, raise_to, B, F=F, lvl=level[i], to_call=to_call, limit=limit)
+                    )
                 elif cap_reached:
                     add(
                         Finding(
@@ -767,7 +769,7 @@ def _undercall(
 
 
 def _not_reopened(
-    hand: Hand, prof: Profile, a: Action, raise_to: int, B: int, *, F: int, lvl: int, to_call: int
+    hand: Hand, prof: Profile, a: Action, raise_to: int, B: int, *, F: int, lvl: int, to_call: int, limit: bool = False
 ) -> Finding:
     """A raise by a player whose betting was not reopened by the short all-in(s) since they acted."""
     facing = B - lvl
@@ -785,7 +787,10 @@ def _not_reopened(
             " reopens nothing." + prof.cite("ALLIN.RAISE_150PCT"),
         )
     basis = (
-        f"faces {fmt(facing)} since acting at {fmt(lvl)}, less than the full raise {fmt(F)}"
+        f"faces {fmt(facing)} since acting at {fmt(lvl)}, less than half the fixed bet {fmt(F)} (limit: an"
+        " all-in of half a bet or more reopens, TDA 47-B)"
+        if limit and prof.cumulative_short_allins
+        else f"faces {fmt(facing)} since acting at {fmt(lvl)}, less than the full raise {fmt(F)}"
         if prof.cumulative_short_allins
         else "no full raise since acting (short all-ins do not add up under this rulebook)"
     )

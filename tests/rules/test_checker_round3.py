@@ -215,6 +215,8 @@ def test_fl_half_a_bet_reopens_for_a_player_who_checked() -> None:
     # under half a bet (799) nothing reopens for B, who already checked: call or fold only
     hc = run(_fl_turn(799, ("turn", "B", "raise", 3200), ("turn", "C", "call", 3200), checked_first=True))
     assert ("ALLIN.SHORT_NO_REOPEN", 11) in errors(hc)
+    msg = next(f.message for f in hc.findings if f.rule_id == "ALLIN.SHORT_NO_REOPEN")
+    assert "less than half the fixed bet 1,600" in msg and "«" in msg
 
 
 # ---- CHECKER_BIG_BET: 888 "$0.12/$0.25": the small bet is 12.5 units written as 12 ---------------
