@@ -14,7 +14,7 @@ from .cards import card_ids
 from .findings import ERROR, INFO, WARNING, Finding, fmt
 from .pots import check_pots
 from .profiles import Profile
-from .rake import MAX_IMPLIED_RAKE_PCT, rake_of
+from .rake import MAX_IMPLIED_RAKE_PCT, Rake, rake_of
 from .replay import Replay
 
 _FORCED = frozenset({Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE, Kind.POST_BB_ANTE, Kind.POST_ANTE})
@@ -102,7 +102,9 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     # heads-up with a live button (a dead button on a seat not dealt in leaves two blinds, no button)
     pos = rp.positions
     btn = -1
-    if n == 2 or (n > 2 and "" in pos):
+    if n == 2:
+        btn = 1 if pos[1] == "BTN" and pos[0] else -1
+    elif n > 2 and "" in pos:
         dealt = [i for i in range(n) if pos[i]]
         btn = dealt[-1] if len(dealt) == 2 and pos[dealt[-1]] == "BTN" else -1
     if btn >= 0 and rp.sb_player >= 0 and rp.sb_player != btn and hand.button_seat is not None:
@@ -334,13 +336,14 @@ def _size(
     return out
 
 
-def check_chips(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+def check_chips(hand: Hand, prof: Profile, rp: Replay, rk: Rake | None = None) -> list[Finding]:
     """POT.CHIP_CONSERVATION (awards + rake + fees = contributions; final stacks) and RAKE.NONE_IN_TOURNAMENT."""
     hid = hand.hand_id
     out: list[Finding] = []
     if hand.cancelled:
         return out
-    rk = rake_of(hand, sum(rp.contributed))
+    if rk is None:
+        rk = rake_of(hand, sum(rp.contributed))
     total, awarded, rake, fees = rk.total, rk.awarded, rk.rake, rk.fees
     if hand.awards and not rk.implied and awarded + rake + fees != total:
         out.append(
@@ -650,12 +653,13 @@ def check_rake(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
 def hand_findings(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     """Every hand-level check, in a stable order."""
     out = check_forced_bets(hand, prof, rp)
-    out += check_chips(hand, prof, rp)
+    rk = rake_of(hand, sum(rp.contributed))  # once for the chip and the pot checks
+    out += check_chips(hand, prof, rp, rk)
     out += check_deck(hand, prof)
     out += check_run_twice(hand, prof, rp)
     out += check_rake(hand, prof, rp)
     if not any(f.rule_id == "DECK.DUPLICATE_CARD" for f in out):
-        out += check_pots(hand, prof, rp)
+        out += check_pots(hand, prof, rp, rk)
     return out
 
 

@@ -16,7 +16,7 @@ from parsers.model import Hand, Kind
 from .cards import best_high, best_low, card_ids
 from .findings import ERROR, Finding, fmt
 from .profiles import Profile
-from .rake import rake_of
+from .rake import Rake, rake_of
 from .replay import Replay
 
 
@@ -180,8 +180,9 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
     return Distribution(expected, decidable, folded, unit, nboards, hilo)
 
 
-def check_pots(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
-    """POT.SIDE_POTS / SHOWDOWN.CARDS_SPEAK / POT.ODD_CHIP / SHOWDOWN.UNCONTESTED on one hand."""
+def check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake | None = None) -> list[Finding]:
+    """POT.SIDE_POTS / SHOWDOWN.CARDS_SPEAK / POT.ODD_CHIP / SHOWDOWN.UNCONTESTED on one hand
+    (``rk``: the hand's rake when the caller has it already)."""
     if hand.cancelled or not hand.awards:
         return []
     hid = hand.hand_id
@@ -189,7 +190,8 @@ def check_pots(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     idx = {p: i for i, p in enumerate(ring)}
     dist = distribute(hand, prof, rp)
     expected, decidable, folded, unit, nboards, hilo = dist
-    rk = rake_of(hand, sum(rp.contributed))
+    if rk is None:
+        rk = rake_of(hand, sum(rp.contributed))
     rake = max(rk.rake, 0) + rk.fees  # unknown rake is implied, never taken as 0
     actual = [0] * len(ring)
     stranger: list[str] = []

@@ -29,6 +29,7 @@ _NONE = -1  # "has not acted on this street" marker in the level list
 _K_SB, _K_BB, _K_STRADDLE = Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE
 _K_FOLD, _K_CHECK, _K_CALL, _K_BET, _K_RAISE = Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE
 _K_RETURN = Kind.UNCALLED_RETURN
+_K_ANTE = Kind.POST_ANTE
 #: enum → plain str without the enum ``value`` descriptor (a Python-level call per state row)
 _VALUE: dict[Street | Kind, str] = {**{s: str(s) for s in Street}, **{k: str(k) for k in Kind}}
 
@@ -118,8 +119,11 @@ def ring_positions(hand: Hand, ring: list[str], out: list[int]) -> list[str]:
 
 def _dead_button(hand: Hand, ring: list[str]) -> bool:
     """The written button seat is not one of the ring's players."""
-    names = set(ring)
-    return not any(s.seat_no == hand.button_seat and s.player in names for s in hand.seats)
+    button = hand.button_seat
+    for s in hand.seats:  # a plain loop: heads-up hands (a third of the corpus) all come here
+        if s.seat_no == button:
+            return s.player not in ring
+    return True
 
 
 def kept_in_hand(hand: Hand, idx: dict[str, int]) -> dict[int, int]:
@@ -223,8 +227,13 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     n = len(ring)
     rng = range(n)
     idx = {p: i for i, p in enumerate(ring)}
-    out_of_hand = sat_out(hand, ring)
-    positions = ring_positions(hand, ring, out_of_hand) if out_of_hand or n == 2 else position_labels(n)
+    out_of_hand = sat_out(hand, ring) if any(map(_SITTING_OUT, hand.seats)) else []
+    if out_of_hand:
+        positions = ring_positions(hand, ring, out_of_hand)
+    elif n == 2 and hand.button_seat is not None and _dead_button(hand, ring):
+        positions = ["SB", "BB"]
+    else:
+        positions = position_labels(n)
     stack_of = {s.player: s.stack for s in hand.seats}
     stacks = [stack_of.get(p, 0) for p in ring]
     behind = stacks[:]
@@ -384,7 +393,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         elif kind in _DEAD_POST:
             behind[i] -= c
             contributed[i] += c
-            if kind is not Kind.POST_ANTE:
+            if kind is not _K_ANTE:
                 dead[i] += c
             pot += c
             if behind[i] <= 0:

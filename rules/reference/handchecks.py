@@ -98,7 +98,9 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     # heads-up with a live button (a dead button on a seat not dealt in leaves two blinds, no button)
     pos = rp.positions
     btn = -1
-    if n == 2 or (n > 2 and "" in pos):
+    if n == 2:
+        btn = 1 if pos[1] == "BTN" and pos[0] else -1
+    elif n > 2 and "" in pos:
         dealt = [i for i in range(n) if pos[i]]
         btn = dealt[-1] if len(dealt) == 2 and pos[dealt[-1]] == "BTN" else -1
     if btn >= 0 and rp.sb_player >= 0 and rp.sb_player != btn and hand.button_seat is not None:

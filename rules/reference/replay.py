@@ -110,8 +110,11 @@ def ring_positions(hand: Hand, ring: list[str], out: list[int]) -> list[str]:
 
 def _dead_button(hand: Hand, ring: list[str]) -> bool:
     """The written button seat is not one of the ring's players."""
-    names = set(ring)
-    return not any(s.seat_no == hand.button_seat and s.player in names for s in hand.seats)
+    button = hand.button_seat
+    for s in hand.seats:  # a plain loop: heads-up hands (a third of the corpus) all come here
+        if s.seat_no == button:
+            return s.player not in ring
+    return True
 
 
 def kept_in_hand(hand: Hand, idx: dict[str, int]) -> dict[int, int]:
