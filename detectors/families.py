@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 SQRT2 = math.sqrt(2.0)
 
 

@@ -25,7 +25,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier, IsolationForest
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
 
-MODEL_VERSION = "pair-hgb-1.0"
+MODEL_VERSION = "pair-hgb-1.1"
 CLASSES = ("none", *FAMILIES)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 

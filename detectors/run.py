@@ -23,7 +23,7 @@ from detectors import allin, features, graph, learn, pairs, stats
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 
 DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly")} | {
-    "features": "1.0.0", "pair_model": learn.MODEL_VERSION,
+    "features": "1.1.0", "pair_model": learn.MODEL_VERSION,
 }
 
 
