@@ -216,8 +216,9 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
 
     Speed (issue 3): the action tuple is unpacked once, kinds are compared by identity, the
     "who is due" and "who still owes an action" scans are inlined loops over the ring, and the
-    state rows are built with ``tuple.__new__``; the logic is the frozen ``rules.reference.replay``
-    line for line (``tests/rules/test_engine_equivalence.py`` holds them equal).
+    state rows are built with ``tuple.__new__``. These rewrites were proved finding-for-finding
+    equal to the earlier engine by an equivalence harness (retired with its frozen copy after
+    commit b862bd4; restore both from history for the next round of speed work).
     """
     hid = hand.hand_id
     actions = hand.actions
