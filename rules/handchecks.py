@@ -6,9 +6,10 @@ rather than at every decision, so they stay readable as one small function per r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
-from parsers.model import Hand, Kind
+from parsers.model import Action, Hand, Kind
 
 from .cards import card_ids
 from .findings import ERROR, INFO, WARNING, Finding, fmt
@@ -18,6 +19,22 @@ from .rake import MAX_IMPLIED_RAKE_PCT, Rake, rake_of
 from .replay import Replay
 
 _FORCED = frozenset({Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE, Kind.POST_BB_ANTE, Kind.POST_ANTE})
+
+
+def _wrong_blind(hid: str, a: Action, blind: str, level: int, cite: Callable[[str], str]) -> Finding:
+    """BLIND.POSTING: a blind posted at another amount than the level's (not short-stacked)."""
+    return Finding(
+        hid,
+        a.seq,
+        "BLIND.POSTING",
+        ERROR,
+        False,
+        None,
+        f"{blind} {fmt(level)}",
+        f"posted {fmt(a.contribution)}",
+        f"{a.player} posted {fmt(a.contribution)} as {blind}; the level's {blind} is {fmt(level)}."
+        + cite("BLIND.POSTING"),
+    )
 
 
 def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
@@ -38,35 +55,9 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
         posted[a.player] = posted.get(a.player, 0) + a.contribution
         short = posted[a.player] >= stack.get(a.player, 0)
         if a.kind is Kind.POST_SB and hand.sb and a.contribution != hand.sb and not short:
-            out.append(
-                Finding(
-                    hid,
-                    a.seq,
-                    "BLIND.POSTING",
-                    ERROR,
-                    False,
-                    None,
-                    f"small blind {fmt(hand.sb)}",
-                    f"posted {fmt(a.contribution)}",
-                    f"{a.player} posted {fmt(a.contribution)} as small blind; the level's small blind"
-                    f" is {fmt(hand.sb)}." + cite("BLIND.POSTING"),
-                )
-            )
+            out.append(_wrong_blind(hid, a, "small blind", hand.sb, cite))
         elif a.kind is Kind.POST_BB and hand.bb and a.contribution != hand.bb and not short and hand.betting != "FL":
-            out.append(
-                Finding(
-                    hid,
-                    a.seq,
-                    "BLIND.POSTING",
-                    ERROR,
-                    False,
-                    None,
-                    f"big blind {fmt(hand.bb)}",
-                    f"posted {fmt(a.contribution)}",
-                    f"{a.player} posted {fmt(a.contribution)} as big blind; the level's big blind"
-                    f" is {fmt(hand.bb)}." + cite("BLIND.POSTING"),
-                )
-            )
+            out.append(_wrong_blind(hid, a, "big blind", hand.bb, cite))
         elif a.kind is Kind.POST_BB_ANTE and prof.bb_ante:
             if i != rp.bb_player:
                 out.append(
