@@ -95,6 +95,13 @@ def _cards(text: str) -> str:
     return text.replace(" ", "")
 
 
+def _all_in(tail: str) -> bool:
+    """The text after an amount's " and " puts the player all-in: "is all-in", or in a CAP game
+    "has reached the $80 cap" (PokerStars: "Once that limit is reached, the player is treated as
+    all-in"; no more chips, no more decisions, the board may be run twice)."""
+    return "all-in" in tail or (tail.startswith("has reached the ") and tail.endswith(" cap"))
+
+
 #: amount text -> units, per scale: stakes and bet sizes repeat from hand to hand
 _CACHE_CENTS: dict[str, int] = {}
 _CACHE_CHIPS: dict[str, int] = {}
@@ -542,12 +549,12 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
                 amt_text, _, tail = verb[6:].partition(" and ")
                 amount = money(amt_text, i)
                 committed[name] = committed.get(name, 0) + amount
-                append(Action(seq, street, name, Kind.CALL, amount, None, "all-in" in tail, amount))
+                append(Action(seq, street, name, Kind.CALL, amount, None, _all_in(tail), amount))
             elif verb.startswith("bets "):
                 amt_text, _, tail = verb[5:].partition(" and ")
                 amount = money(amt_text, i)
                 committed[name] = committed.get(name, 0) + amount
-                append(Action(seq, street, name, Kind.BET, amount, amount, "all-in" in tail, amount))
+                append(Action(seq, street, name, Kind.BET, amount, amount, _all_in(tail), amount))
             elif verb.startswith("raises "):
                 body, _, tail = verb[7:].partition(" and ")
                 by_text, to_sep, to_text = body.partition(" to ")
@@ -557,16 +564,14 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
                 raise_to = money(to_text, i)
                 contribution = raise_to - committed.get(name, 0)
                 committed[name] = raise_to
-                append(
-                    Action(seq, street, name, Kind.RAISE, amount, raise_to, "all-in" in tail, contribution)
-                )
+                append(Action(seq, street, name, Kind.RAISE, amount, raise_to, _all_in(tail), contribution))
             elif verb.startswith("posts "):
                 if verb.startswith("posts small & big blinds "):
                     amt_text, _, tail = verb[25:].partition(" and ")
                     total = money(amt_text, i)
                     live = min(hand.bb, total)
                     committed[name] = committed.get(name, 0) + live
-                    all_in = "all-in" in tail
+                    all_in = _all_in(tail)
                     append(Action(seq, street, name, Kind.POST_BB, live, None, all_in, live))
                     seq += 1
                     dead = total - live
@@ -587,7 +592,7 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
                             sb_posted = amount
                         elif kind is Kind.POST_STRADDLE and not hand.straddle:
                             hand.straddle = amount
-                    append(Action(seq, street, name, kind, amount, None, "all-in" in tail, amount))
+                    append(Action(seq, street, name, kind, amount, None, _all_in(tail), amount))
             elif verb.startswith("shows ") or verb.startswith("mucks "):
                 found = _BRACKETS_RE.findall(verb)
                 cards = _cards(found[0]) if found else None

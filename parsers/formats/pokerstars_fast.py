@@ -142,6 +142,12 @@ def _money(text: pl.Expr, scale: pl.Expr) -> pl.Expr:
     return pl.when(frac.is_null()).then(whole * scale).when(scale == 100).then(whole * 100 + cents).otherwise(None)
 
 
+def _all_in(tail: pl.Expr) -> pl.Expr:
+    """The parser's ``_all_in``: "is all-in", or a CAP game's "has reached the $X cap"."""
+    cap = tail.str.starts_with("has reached the ") & tail.str.ends_with(" cap")
+    return (tail.str.contains("all-in", literal=True) | cap).fill_null(False)
+
+
 def _started_at(date: pl.Expr) -> pl.Expr:
     """Naive UTC from the ET time (first ET stamp, else the bracketed one); null when the date
     is not in that strict shape or the local time is ambiguous/missing (then Python decides)."""
@@ -401,7 +407,7 @@ def parse_chunk(
     with_amount = named.filter(kd.is_in(_AMOUNT_KINDS)).with_columns(v.str.splitn(" and ", 2).alias("and_sp"))
     with_amount = with_amount.with_columns(
         pl.col("and_sp").struct.field("field_0").str.slice(pl.col("plen")).alias("amt"),
-        pl.col("and_sp").struct.field("field_1").str.contains("all-in", literal=True).fill_null(False).alias("all_in"),
+        _all_in(pl.col("and_sp").struct.field("field_1")).alias("all_in"),
     )
     amt = pl.col("amt")
     with_amount = with_amount.with_columns(

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from parsers.formats.pokerstars import FORMAT
-from parsers.model import Hand, Kind, Provenance, Quarantined
+from parsers.model import Hand, Kind, Provenance, Quarantined, Street
 from parsers.reading import read_head
 from tests.conftest import real_data
 from tests.parsers._site_helpers import parse_all, sniffs
@@ -259,6 +259,68 @@ def test_capped_no_limit_and_fpdb_profit_oracle() -> None:
     paid = put_in(h)
     for player, stats in hp.items():
         assert won[player] - paid[player] == stats["totalProfit"], player
+    assert status(h)["status"] == "ok"
+
+
+#: every real "has reached the $X cap" line: (file path under SMITHY or FLOP, hand, player, cap in cents)
+CAP_LINES = [
+    ((*FLOP, "NLHE-CAP-9max-USD-0.25-0.50-201011.Capped.preflop.txt"), "pokerstars:52151000000", "Villain", 1000),
+    ((*SMITHY, "RunItTwiceTests", "RunItTwice2.txt"), "pokerstars:133974380110", "Gamz11", 8000),
+    ((*SMITHY, "RunItTwiceTests", "RunItTwice2.txt"), "pokerstars:133974380110", "Garnerus", 8000),
+    ((*SMITHY, "Tables", "Table6.txt"), "pokerstars:109706737260", "ekologe", 2000),
+    ((*SMITHY, "ExtraHands", "DateIssue2.txt"), "pokerstars:61910233643", "DarkEvilus", 4000),
+]
+
+
+@pytest.mark.parametrize(("parts", "hand_id", "player", "cap"), CAP_LINES)
+def test_reaching_the_cap_is_all_in(parts: tuple[str, ...], hand_id: str, player: str, cap: int) -> None:
+    """PokerStars CAP games: "Once that limit is reached, the player is treated as all-in" (its
+    limits page). The line "... and has reached the $X cap" is the site saying so; the header's
+    "- $X Cap -" is the same X, and the capping action takes the player's hand total to exactly X."""
+    path = real_data(*parts)
+    hands, _bad = parse(path)
+    h = next(x for x in hands if x.hand_id == hand_id)
+    assert h.betting == "CAP"
+    header_cap = path.read_text(encoding="utf-8-sig").split(" Cap -")[0].rpartition("- $")[2]
+    assert int(header_cap) * 100 == cap
+    capping = [a for a in h.actions if a.player == player and a.all_in]
+    assert len(capping) == 1, capping
+    assert capping[0].kind in (Kind.RAISE, Kind.CALL)
+    through = h.actions[: h.actions.index(capping[0]) + 1]
+    assert sum(a.contribution for a in through if a.player == player) == cap
+    # the capped stack was larger than the cap: only the cap line makes this an all-in
+    assert next(s.stack for s in h.seats if s.player == player) > cap
+
+
+def test_cap_reached_run_twice_amounts() -> None:
+    """RunItTwice2.txt: $2 + $78 (Gamz11, raise to the $80 cap) + $4 (big blind) + $80 (Garnerus,
+    $8 then a $72 call to the cap) = "Total pot $164 | Rake $2.80"; four "collected $40.30"."""
+    hands, _bad = parse(real_data(*SMITHY, "RunItTwiceTests", "RunItTwice2.txt"))
+    h = next(x for x in hands if x.hand_id == "pokerstars:133974380110")
+    assert put_in(h) == Counter({"Gamz11": 8000, "Garnerus": 8000, "bobloblaw87": 400})
+    assert [(a.player, a.kind, a.all_in) for a in h.actions if a.kind in (Kind.RAISE, Kind.CALL)] == [
+        ("Garnerus", Kind.RAISE, False), ("Gamz11", Kind.RAISE, True), ("Garnerus", Kind.CALL, True),
+    ]
+    assert (h.site_total_pot, h.site_rake) == (16400, 280)
+    assert sorted((a.board_no, a.player, a.amount) for a in h.awards) == [
+        (1, "Gamz11", 4030), (1, "Garnerus", 4030), (2, "Gamz11", 4030), (2, "Garnerus", 4030),
+    ]
+    assert status(h)["status"] == "ok"
+
+
+def test_split_holdem_is_its_own_variant_with_two_boards() -> None:
+    """Split Hold'em: two boards dealt by design, each worth half the pot (not run it twice:
+    nobody is all-in, betting goes on after both flops). SB $1 + BB $2 + Player1 and Player2
+    $6 + $7.41 + $20 each = $69.82 = "Total pot $69.82 | Rake $2.75"; "collected $33.54" on the
+    first board, "$33.53" on the second."""
+    h = one(flop("NLHE-Split-6max-USD-1.00-2.00-201803.txt"))
+    assert (h.variant, h.betting) == ("holdem_split", "NL")
+    assert [(b.board_no, b.cards) for b in h.boards] == [(1, "Ks4c8c8d6h"), (2, "4sQd5hAcTs")]
+    assert put_in(h) == Counter({"Player1": 3341, "Player2": 3341, "Hero": 100, "Player3": 200})
+    assert not any(a.all_in for a in h.actions)
+    assert [a.street for a in h.actions if a.kind is Kind.BET] == [Street.FLOP, Street.TURN]
+    assert sorted((a.board_no, a.player, a.amount) for a in h.awards) == [(1, "Player1", 3354), (2, "Player2", 3353)]
+    assert (h.site_total_pot, h.site_rake) == (6982, 275)
     assert status(h)["status"] == "ok"
 
 

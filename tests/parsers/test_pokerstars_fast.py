@@ -199,3 +199,15 @@ def test_run_it_twice_is_left_to_the_parser(name: str) -> None:
     path = real_data("fpdb3_regression", "regression-test-files", "cash", "Stars", "Flop", name)
     _, _, n_fast, n_parser = fast(path)
     assert n_fast == 0 and n_parser >= 1
+
+
+def test_cap_reached_is_all_in_on_the_fast_path() -> None:
+    """The fast path reads capped hands itself (not left to the parser) and flags "and has
+    reached the $10 cap" all-in, as the parser does: Villain's raise to the $10 cap (he had $13)
+    and Hero's "calls $6.50 and is all-in"."""
+    path = real_data("fpdb3_regression", "regression-test-files", "cash", "Stars", "Flop",
+                     "NLHE-CAP-9max-USD-0.25-0.50-201011.Capped.preflop.txt")  # fmt: skip
+    tables, bad, n_fast, n_parser = fast(path)
+    assert (bad, n_fast, n_parser) == ([], 1, 0)
+    flagged = tables["actions"].filter(pl.col("all_in")).select("player", "kind", "amount", "contribution").rows()
+    assert flagged == [("Villain", "raise", 650, 850), ("Hero", "call", 650, 650)]
