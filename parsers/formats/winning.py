@@ -99,6 +99,8 @@ def _parse_old(lines: list[str], block: Block, source_file: str) -> Hand:
     hand.started_at = None
     money = Money(100)
     hand.sb, hand.bb = money(m["sb"]), money(m["bb"])
+    # the old dialect writes no betting structure: Omaha is pot limit unless its own bets say
+    # otherwise (``_no_limit_from_bets``), Hold'em no limit; limit tables are told by their blinds
     hand.betting = "PL" if hand.variant.startswith("omaha") else "CAP" if "CAP" in table.upper() else "NL"
 
     b = HandBuilder(hand)
@@ -139,6 +141,7 @@ def _parse_old(lines: list[str], block: Block, source_file: str) -> Hand:
     if not ended:
         raise ParseError("truncated hand: no 'Game ended at' line")
     _fixed_limit_from_blinds(hand)
+    _no_limit_from_bets(hand)
     for who, card_text in dealt.items():
         hand.hero = who
         b.hole(who, card_text, Provenance.DEALT)
@@ -151,6 +154,34 @@ def _fixed_limit_from_blinds(hand: Hand) -> None:
     if posted and hand.bb == 2 * max(posted) and hand.sb == max(posted):
         hand.betting = "FL"
         fixed_limit_blinds(hand, max(posted))
+
+
+def _no_limit_from_bets(hand: Hand) -> None:
+    """An old-dialect "PL" guess the hand itself refutes becomes NL.
+
+    Why: the old dialect names the game ("(Omaha HiLow)") but not its structure. Pot limit is the
+    usual reading (fpdb's too) and every other old Omaha bet in our files fits it, but the site ran
+    no-limit Omaha as well (the new dialect writes "Omaha H/L(No Limit) - $3.00/$6.00"). A bet or
+    raise above the pot-limit maximum (B + pot + call) that the site accepted, with the chips
+    written into the pot and the uncalled part returned, cannot happen at a pot-limit table, so
+    such a hand is read as no limit rather than as a site error nobody can show.
+    """
+    if hand.betting != "PL":
+        return
+    pot = 0
+    street = Street.PREFLOP
+    bets: dict[str, int] = {}
+    for a in hand.actions:
+        if a.street is not street:
+            street, bets = a.street, {}
+        if a.kind in (Kind.BET, Kind.RAISE) and a.raise_to is not None:
+            top = max(bets.values(), default=0)
+            if a.raise_to > top + pot + (top - bets.get(a.player, 0)):
+                hand.betting = "NL"
+                return
+        pot += a.contribution
+        if a.kind not in (Kind.POST_ANTE, Kind.POST_BB_ANTE, Kind.POST_DEAD):
+            bets[a.player] = bets.get(a.player, 0) + a.contribution
 
 
 def _old_street(line: str, b: HandBuilder) -> None:

@@ -133,3 +133,39 @@ def test_new_dialect_fixed_limit_stores_the_posted_blinds() -> None:
     path = real_data(*FPDB, "Flop", "LO8-6max-USD-20-40-201907.CASHID-TN-St{FULLSTOP} Lucie GAMETYPE.txt")
     (hand,) = parse_one(FORMAT, path)
     assert (hand.betting, hand.sb, hand.bb) == ("FL", 1000, 2000)
+
+
+def test_old_dialect_omaha_over_the_pot_limit_is_read_as_no_limit() -> None:
+    """820605052 "3/6 (PRR) Pamola (Short) (Omaha HiLow)": no structure written. Blinds 3 and 6
+    (the stakes, so not a limit table: those write the bet sizes, 40/80 posting 20/40); "Player0
+    raises (12)", "Player1 calls (12)", then "Player2 allin (402.40)" over his 3 small blind is
+    his whole 405.40 stack, and "Uncalled bet (393.40)" leaves exactly the 12 called. A pot-limit
+    table caps that raise at 12 + (3 + 6 + 12 + 12) + 9 = 54; the site took 405.40, as a
+    no-limit table does (the site ran "Omaha H/L(No Limit) - $3.00/$6.00", file below)."""
+    (hand,) = parse_one(FORMAT, real_data(*FPDB, "PLO8-6max-USD-3-6-201701.short.HH20170115 G31084891.txt"))
+    assert (hand.variant, hand.betting, hand.sb, hand.bb) == ("omaha_hilo", "NL", 300, 600)
+    shove = next(a for a in hand.actions if a.all_in)
+    assert (shove.player, shove.kind, shove.amount, shove.raise_to) == ("Player2", Kind.RAISE, 40240, 40540)
+    assert next(s.stack for s in hand.seats if s.player == "Player2") == 40540
+    assert kinds(hand, Kind.UNCALLED_RETURN) == [("Player2", 39340, -39340)]
+    # the summary's "Bets:" column and "Pot: 42. Rake 0"
+    assert put_in(hand) == {"Hero": 600, "Player0": 1200, "Player1": 1200, "Player2": 1200}
+    assert (hand.site_total_pot, hand.site_rake) == (4200, 0)
+    assert awards(hand) == [("Player2", 4200, 0, 1)]
+    (nl,) = parse_one(FORMAT, real_data(*FPDB, "Flop", "NLO8-6max-USD-3-6-202104.RIT.txt"))
+    assert (nl.variant, nl.betting, nl.bb) == ("omaha_hilo", "NL", 600)
+
+
+def test_old_dialect_omaha_within_the_pot_limit_stays_pot_limit() -> None:
+    """The other reading must not leak: 693978138 on "(PRR) Elepaio (Omaha HiLow)", blinds
+    0.10/0.25, "raises (0.85)" is exactly the pot limit (0.25 + 0.35 + 0.25), then flop and turn
+    bets of 1.20 and 2.90 into pots of 1.80 and 4.20: pot limit, as every old Omaha hand but one."""
+    hands = parse_one(FORMAT, real_data(*FPDB, "PLO8-6max-USD-0.10-0.25-201608.HH00000000 G0.txt"))
+    hand = next(h for h in hands if h.hand_id == "winning:693978138")
+    assert [(a.kind, a.raise_to) for a in hand.actions if a.kind in (Kind.BET, Kind.RAISE)] == [
+        (Kind.RAISE, 85), (Kind.BET, 120), (Kind.BET, 290)
+    ]
+    assert hand.betting == "PL"
+    old_omaha = [h for h in parse_all(FORMAT, _files())[0] if h.started_at is None and h.variant.startswith("omaha")]
+    assert {h.hand_id for h in old_omaha if h.betting == "NL"} == {"winning:820605052"}
+    assert len({h.hand_id for h in old_omaha if h.betting == "PL"}) >= 10
