@@ -9,17 +9,28 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 import uuid
 from collections import Counter
-from typing import Any
+from collections.abc import Generator, Iterator
+from typing import Any, cast
 
 import duckdb
 
-from rules.check import check_batches
+from rules.check import CheckedBatch, check_batches
+from rules.columnar import ColumnarBatch, check_columnar
 from rules.gcpause import collect_between_batches, paused_gc
 from rules.profiles import PROFILE_NAMES, load_mapping
-from rules.store import DEFAULT_BATCH, VIOLATION_FIELDS, ensure_schema, hand_batches, read_violations, write_results
+from rules.store import (
+    DEFAULT_BATCH,
+    VIOLATION_FIELDS,
+    column_windows,
+    ensure_schema,
+    hand_batches,
+    read_violations,
+    write_results,
+)
 from warehouse import db
 
 
@@ -28,12 +39,21 @@ def _connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     return db.connect(path, read_only=read_only)
 
 
-def run_check(db_path: str, rulebook: str | None, batch_size: int = DEFAULT_BATCH) -> dict[str, Any]:
+#: ``kernel`` (default): rules.columnar + rules.kernel, the Python engine only for the hands the kernel
+#: marks; ``python``: the Python engine for every hand (the reference; same rows, proved by
+#: tests/rules/test_kernel_equivalence.py)
+ENGINE_ENV = "FLOORMAN_RULES_ENGINE"
+
+
+def run_check(
+    db_path: str, rulebook: str | None, batch_size: int = DEFAULT_BATCH, engine: str | None = None
+) -> dict[str, Any]:
     """Replay every hand in the warehouse, write action_states and violations; return a summary.
 
     Hands stream in batches of ``batch_size`` in table-and-time order and each batch's results are
     written before the next is read, so peak memory depends on the batch, not the warehouse.
     """
+    engine = engine or os.environ.get(ENGINE_ENV, "kernel")
     con = _connect(db_path)
     try:
         ensure_schema(con)
@@ -41,11 +61,18 @@ def run_check(db_path: str, rulebook: str | None, batch_size: int = DEFAULT_BATC
         hands = states = 0
         sev: Counter[str] = Counter()
         reader = con.cursor()  # the batch reader keeps its temp table; writes go through ``con``
-        batches = hand_batches(reader, batch_size)
+        batches: Generator[Any, None, None]
+        checked: Iterator[CheckedBatch | ColumnarBatch]
+        if engine == "python":
+            batches = hand_batches(reader, batch_size)
+            checked = check_batches(batches, rulebook=rulebook, mapping=load_mapping())
+        else:
+            batches = column_windows(reader, batch_size)
+            checked = check_columnar(batches, rulebook=rulebook, mapping=load_mapping())
         try:
             with paused_gc():  # see rules.gcpause: the collector was most of the loading time
-                checked = check_batches(batches, rulebook=rulebook, mapping=load_mapping())
-                for batch_no, done in enumerate(checked):
+                for batch_no, result in enumerate(checked):
+                    done = cast("CheckedBatch | ColumnarBatch", result)
                     write_results(con, done, run_id)
                     hands += len(done.hand_ids)
                     states += len(done.states)
@@ -68,7 +95,7 @@ def run_check(db_path: str, rulebook: str | None, batch_size: int = DEFAULT_BATC
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    summary = run_check(args.db, args.rulebook)
+    summary = run_check(args.db, args.rulebook, engine=args.engine)
     print(json.dumps(summary))
     return 0
 
@@ -94,6 +121,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser("check", help="replay every hand and check it against its rulebook")
     p.add_argument("--db", required=True, help="DuckDB warehouse file")
     p.add_argument("--rulebook", choices=PROFILE_NAMES, help="override the site/table → rulebook map")
+    p.add_argument(
+        "--engine", choices=("kernel", "python"), help=f"checker engine (default: ${ENGINE_ENV} or kernel)"
+    )
     p.set_defaults(func=_cmd_check)
     v = subparsers.add_parser("violations", help="export the findings of the last check")
     v.add_argument("--db", required=True)

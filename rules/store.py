@@ -158,9 +158,13 @@ def load_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None = 
     yield from hands
 
 
-def write_results(con: duckdb.DuckDBPyConnection, done: CheckedBatch, run_id: str) -> None:
-    """Replace the checked hands' rows in action_states and violations (idempotent re-runs)."""
-    hand_ids, states, findings, rulebook_of = done
+def write_results(con: duckdb.DuckDBPyConnection, done: CheckedBatch | Any, run_id: str) -> None:
+    """Replace the checked hands' rows in action_states and violations (idempotent re-runs).
+
+    ``done`` is a ``CheckedBatch`` or the fast path's ``rules.columnar.ColumnarBatch`` (states already
+    an Arrow table with its ``rulebook`` column: inserted as is).
+    """
+    hand_ids, states, findings, rulebook_of = done.hand_ids, done.states, done.findings, done.rulebook_of
     ensure_schema(con)
     now = datetime.now(UTC).replace(tzinfo=None)
     ids = pa.table({"hand_id": pa.array(list(hand_ids), pa.string())})
@@ -169,7 +173,14 @@ def write_results(con: duckdb.DuckDBPyConnection, done: CheckedBatch, run_id: st
         con.execute("BEGIN")
         con.execute("DELETE FROM action_states WHERE hand_id IN (SELECT hand_id FROM _checked)")
         con.execute("DELETE FROM violations WHERE hand_id IN (SELECT hand_id FROM _checked)")
-        if states:
+        if isinstance(states, pa.Table):
+            if states.num_rows:
+                st = states.append_column("run_id", pa.array([run_id] * states.num_rows, pa.string()))
+                con.register("_states", st)
+                listed = ", ".join(st.column_names)
+                con.execute(f"INSERT INTO action_states ({listed}) SELECT {listed} FROM _states")
+                con.unregister("_states")
+        elif states:
             cols = list(zip(*states, strict=True))
             names = list(ActionState._fields)
             data = {name: list(col) for name, col in zip(names, cols, strict=True)}
@@ -216,6 +227,28 @@ def read_violations(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
         f"SELECT {', '.join(VIOLATION_FIELDS)} FROM violations ORDER BY hand_id, action_seq NULLS LAST, rule_id"
     ).fetchall()
     return [dict(zip(VIOLATION_FIELDS, r, strict=True)) for r in rows]
+
+
+def column_windows(
+    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
+) -> Generator[tuple[list[pa.Table], int, int], None, None]:
+    """``hand_batches`` without building ``Hand`` objects: (fetched tables, lo, hi) per batch, for
+    ``rules.columnar`` (same table-and-time order, same windows)."""
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _rule_order AS"
+        f" SELECT hand_id, (row_number() OVER (ORDER BY {_TABLE_ORDER}) - 1) AS rn FROM hands"
+    )
+    try:
+        row = con.execute("SELECT count(*) FROM _rule_order").fetchone()
+        total = int(row[0]) if row else 0
+        window = max(batch_size, WINDOW // batch_size * batch_size)
+        for wlo in range(0, total, window):
+            tables = _fetch(con, "_rule_order", wlo, wlo + window)
+            for lo in range(wlo, min(wlo + window, total), batch_size):
+                yield tables, lo, min(lo + batch_size, total)
+            del tables
+    finally:
+        con.execute("DROP TABLE IF EXISTS _rule_order")
 
 
 def hand_batches(
