@@ -53,17 +53,20 @@ def build_allin_ev(con: duckdb.DuckDBPyConnection) -> None:
     """Temp table allin_ev (hand_id, player, ev_net) for heads-up all-in showdowns with cards."""
     cand = con.execute(
         """WITH last AS (
-            SELECT hand_id, max(list_position(['preflop', 'flop', 'turn', 'river'], street)) AS st
-            FROM dec GROUP BY hand_id
+            SELECT hk, max(list_position(['preflop', 'flop', 'turn', 'river'], street)) AS st
+            FROM k_dec GROUP BY hk
         ), sd AS (
-            SELECT hand_id, list(player ORDER BY player) AS ps, list(cards ORDER BY player) AS cs,
-                   list(put_in ORDER BY player) AS puts, CAST(sum(won) AS BIGINT) AS pot, bool_or(all_in) AS any_all_in
-            FROM hp WHERE fold_seq IS NULL GROUP BY hand_id HAVING count(*) = 2 AND count(cards) = 2
+            SELECT hp.hk, list(p.player ORDER BY p.player) AS ps, list(hp.cards ORDER BY p.player) AS cs,
+                   list(hp.put_in ORDER BY p.player) AS puts, CAST(sum(hp.won) AS BIGINT) AS pot,
+                   bool_or(hp.all_in) AS any_all_in
+            FROM k_hp hp JOIN k_player p USING (pk)
+            WHERE hp.fold_seq IS NULL AND hp.hk IN (SELECT hk FROM k_hp WHERE all_in)
+            GROUP BY hp.hk HAVING count(*) = 2 AND count(hp.cards) = 2
         )
-        SELECT sd.hand_id, sd.ps, sd.cs, sd.puts, sd.pot, substr(hh.board, 1, (ARRAY[0, 6, 8, 10])[last.st])
+        SELECT h.hand_id, sd.ps, sd.cs, sd.puts, sd.pot, substr(h.board, 1, (ARRAY[0, 6, 8, 10])[last.st])
                AS board_then
-        FROM sd JOIN last USING (hand_id) JOIN hh USING (hand_id)
-        WHERE sd.any_all_in AND last.st < 4 AND length(hh.board) = 10"""
+        FROM sd JOIN last USING (hk) JOIN k_hand h USING (hk)
+        WHERE sd.any_all_in AND last.st < 4 AND length(h.board) = 10"""
     ).pl()
     rows: list[tuple[str, str, int]] = []
     for hid, ps, cs, puts, pot, board in cand.iter_rows():

@@ -1,9 +1,14 @@
-"""Per-hand features as DuckDB temp tables: who was dealt in, what they put in and won, every
-decision with its spot (street, facing a bet, position, own strength), and each player's
-strength per street.
+"""Per-hand features: who was dealt in, what they put in and won, every decision with its spot
+(street, facing a bet, position, own strength), and each player's strength per street.
 
 Why DuckDB SQL: the warehouse is DuckDB and these are joins and window functions over millions
-of rows; nothing here loops in Python except the card evaluator over distinct (cards, board).
+of rows; nothing here loops in Python except the card evaluator over the (cards, board) pairs.
+
+Why integer keys: the work is done on internal temp tables keyed by a hand number ``hk`` and a
+player number ``pk`` (k_hand, k_player, k_act, k_cards, k_hp, k_strength, k_dec), built once from
+the warehouse's string ids; joins, window partitions and group-bys on integers are several times
+cheaper in time and memory than on ``site:name`` and ``site:number`` strings. The tables other
+code reads (hh, cards, hp, strength, dec) are temp views over them with the string ids back.
 
 Modes: ``operator`` uses every hole card the warehouse holds; ``player`` uses only cards a
 player at the table could see (dealt to the hero, or shown / mucked face up), so strength is
@@ -16,6 +21,8 @@ networks, are different people). Flags show the plain name; ``run.plain_name`` s
 
 from __future__ import annotations
 
+import contextlib
+
 import duckdb
 import polars as pl
 
@@ -25,9 +32,17 @@ MODES = ("operator", "player")
 STREETS = ("preflop", "flop", "turn", "river")
 
 
+def replace_view(con: duckdb.DuckDBPyConnection, name: str, sql: str) -> None:
+    """(Re)create temp view ``name``; a temp table of that name from older code is dropped first."""
+    for kind in ("VIEW", "TABLE"):
+        with contextlib.suppress(duckdb.CatalogException):  # it is the other kind
+            con.execute(f"DROP {kind} IF EXISTS temp.main.{name}")
+    con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
+
+
 def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | None = None,
           until: str | None = None) -> None:
-    """Create temp tables hh, hp, strength, dec for the hands in [since, until] (dates)."""
+    """Create the feature tables (views hh, cards, hp, strength, dec) for hands in [since, until]."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     where = ["NOT h.cancelled"]
@@ -39,49 +54,78 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
         where.append("h.hand_date <= CAST(? AS DATE)")
         params.append(until)
     con.execute(
-        f"""CREATE OR REPLACE TEMP TABLE hh AS
-        SELECT h.hand_id, h.site, h.started_at,
+        f"""CREATE OR REPLACE TEMP TABLE k_hand AS
+        SELECT CAST(row_number() OVER () AS INTEGER) AS hk, h.hand_id, h.site, h.started_at,
                coalesce(h.hand_date, CAST(h.started_at AS DATE), DATE '1970-01-01') AS hand_date,
                h.table_name, h.variant, greatest(h.bb, 1) AS bb, h.button_seat,
-               coalesce(b.cards, '') AS board
+               coalesce(b.cards, '') AS board,
+               CAST(dense_rank() OVER (ORDER BY h.table_name) AS INTEGER) AS tk
         FROM hands h LEFT JOIN boards b ON b.hand_id = h.hand_id AND b.board_no = 1
         WHERE {" AND ".join(where)}""",
         params,
     )
+    replace_view(con, "hh", "SELECT hand_id, site, started_at, hand_date, table_name, variant, bb, button_seat, "
+                            "board FROM k_hand")
+    _keys(con)
     _cards(con, mode)
     _hand_players(con)
     _strength(con)
     _decisions(con)
 
 
-def _cards(con: duckdb.DuckDBPyConnection, mode: str) -> None:
-    prov = "('dealt', 'shown', 'operator')" if mode == "operator" else "('dealt', 'shown')"
+def _keys(con: duckdb.DuckDBPyConnection) -> None:
+    """k_player (pk, site, name, player) and k_act: the window's actions with integer keys."""
     con.execute(
-        f"""CREATE OR REPLACE TEMP TABLE cards AS
-        SELECT hand_id, player, any_value(cards) AS cards FROM (
-            SELECT c.hand_id, hh.site || ':' || c.player AS player, c.cards FROM hole_cards c JOIN hh USING (hand_id)
-            WHERE c.provenance IN {prov} AND length(c.cards) = 4 AND c.cards NOT LIKE '%?%'
-            UNION ALL
-            SELECT a.hand_id, hh.site || ':' || a.player, a.cards FROM actions a JOIN hh USING (hand_id)
-            WHERE a.kind IN ('show', 'muck') AND length(a.cards) = 4 AND a.cards NOT LIKE '%?%'
-        ) GROUP BY ALL"""
+        """CREATE OR REPLACE TEMP TABLE k_act AS
+        SELECT h.hk, h.site, a.seq, a.street, a.player AS name, a.kind, a.contribution, a.all_in, a.cards
+        FROM actions a JOIN k_hand h USING (hand_id)"""
+    )
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_player AS
+        SELECT CAST(row_number() OVER () AS INTEGER) AS pk, site, name, site || ':' || name AS player FROM (
+            SELECT DISTINCT site, name FROM (
+                SELECT site, name FROM k_act
+                UNION ALL SELECT h.site, s.player FROM seats s JOIN k_hand h USING (hand_id)
+                UNION ALL SELECT h.site, w.player FROM awards w JOIN k_hand h USING (hand_id)
+                UNION ALL SELECT h.site, c.player FROM hole_cards c JOIN k_hand h USING (hand_id)))"""
+    )
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_act AS
+        SELECT a.hk, a.seq, a.street, p.pk, a.kind, a.contribution, a.all_in, a.cards
+        FROM k_act a JOIN k_player p ON p.site = a.site AND p.name = a.name"""
     )
 
 
-def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
-    """hp: one row per (hand, dealt-in player) with money, preflop flags and how far they got."""
+def _cards(con: duckdb.DuckDBPyConnection, mode: str) -> None:
+    prov = "('dealt', 'shown', 'operator')" if mode == "operator" else "('dealt', 'shown')"
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE hp AS
+        f"""CREATE OR REPLACE TEMP TABLE k_cards AS
+        SELECT hk, pk, any_value(cards) AS cards FROM (
+            SELECT h.hk, p.pk, c.cards FROM hole_cards c JOIN k_hand h USING (hand_id)
+            JOIN k_player p ON p.site = h.site AND p.name = c.player
+            WHERE c.provenance IN {prov} AND length(c.cards) = 4 AND c.cards NOT LIKE '%?%'
+            UNION ALL
+            SELECT a.hk, a.pk, a.cards FROM k_act a
+            WHERE a.kind IN ('show', 'muck') AND length(a.cards) = 4 AND a.cards NOT LIKE '%?%'
+        ) GROUP BY ALL"""
+    )
+    replace_view(con, "cards", "SELECT h.hand_id, p.player, c.cards FROM k_cards c JOIN k_hand h USING (hk) "
+                               "JOIN k_player p USING (pk)")
+
+
+def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
+    """k_hp / hp: one row per (hand, dealt-in player) with money, preflop flags and how far they got."""
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_hp AS
         WITH dealt AS (
-            SELECT s.hand_id, hh.site || ':' || s.player AS player, s.seat_no, s.stack, hh.button_seat,
-                   hh.bb, hh.board,
-                   hh.hand_date, hh.started_at, hh.table_name,
-                   row_number() OVER (PARTITION BY s.hand_id
-                        ORDER BY (s.seat_no - coalesce(hh.button_seat, 0) + 1000 - 1) % 1000) - 1 AS pos,
-                   count(*) OVER (PARTITION BY s.hand_id) AS n_dealt
-            FROM seats s JOIN hh USING (hand_id) WHERE NOT s.sitting_out
+            SELECT h.hk, p.pk, s.seat_no, s.stack, h.button_seat, h.bb, h.board, h.hand_date, h.tk,
+                   row_number() OVER (PARTITION BY h.hk
+                        ORDER BY (s.seat_no - coalesce(h.button_seat, 0) + 1000 - 1) % 1000) - 1 AS pos,
+                   count(*) OVER (PARTITION BY h.hk) AS n_dealt
+            FROM seats s JOIN k_hand h USING (hand_id) JOIN k_player p ON p.site = h.site AND p.name = s.player
+            WHERE NOT s.sitting_out
         ), act AS (
-            SELECT a.hand_id, hh.site || ':' || a.player AS player,
+            SELECT a.hk, a.pk,
                 sum(a.contribution) AS put_in,
                 bool_or(a.street = 'preflop' AND a.kind IN ('call', 'bet', 'raise')) AS vpip,
                 bool_or(a.street = 'preflop' AND a.kind IN ('bet', 'raise')) AS pfr,
@@ -94,110 +138,126 @@ def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
                 count(*) FILTER (WHERE a.street IN ('flop', 'turn', 'river') AND a.kind IN ('check', 'fold'))
                     AS post_passive,
                 bool_or(a.all_in) AS all_in
-            FROM actions a JOIN hh USING (hand_id) GROUP BY ALL
+            FROM k_act a GROUP BY ALL
         ), won AS (
-            SELECT w.hand_id, hh.site || ':' || w.player AS player, sum(w.amount) AS won
-            FROM awards w JOIN hh USING (hand_id) GROUP BY ALL
+            SELECT h.hk, p.pk, sum(w.amount) AS won
+            FROM awards w JOIN k_hand h USING (hand_id) JOIN k_player p ON p.site = h.site AND p.name = w.player
+            GROUP BY ALL
+        ), j AS (
+            SELECT d.hk, d.pk, d.seat_no, d.stack, d.bb, d.hand_date, d.tk, d.board, d.n_dealt, d.pos,
+                   CASE WHEN d.button_seat IS NULL THEN 'unk' WHEN d.pos < 2 THEN 'blind'
+                        WHEN d.pos >= d.n_dealt - 2 THEN 'late' ELSE 'early' END AS pos_group,
+                   coalesce(a.put_in, 0) AS put_in, coalesce(w.won, 0) AS won,
+                   coalesce(w.won, 0) - coalesce(a.put_in, 0) AS net,
+                   coalesce(a.vpip, FALSE) AS vpip, coalesce(a.pfr, FALSE) AS pfr,
+                   a.fold_seq, a.fold_street,
+                   coalesce(a.post_aggr, 0) AS post_aggr, coalesce(a.post_call, 0) AS post_call,
+                   coalesce(a.post_passive, 0) AS post_passive, coalesce(a.all_in, FALSE) AS all_in,
+                   length(d.board) >= 6 AND coalesce(a.fold_street, 'x') <> 'preflop' AS saw_flop,
+                   c.cards
+            FROM dealt d LEFT JOIN act a USING (hk, pk) LEFT JOIN won w USING (hk, pk)
+            LEFT JOIN k_cards c USING (hk, pk)
         )
-        SELECT d.hand_id, d.player, d.seat_no, d.stack, d.bb, d.hand_date, d.started_at, d.table_name,
-               d.n_dealt, d.pos,
-               CASE WHEN d.button_seat IS NULL THEN 'unk' WHEN d.pos < 2 THEN 'blind'
-                    WHEN d.pos >= d.n_dealt - 2 THEN 'late' ELSE 'early' END AS pos_group,
-               coalesce(a.put_in, 0) AS put_in, coalesce(w.won, 0) AS won,
-               coalesce(w.won, 0) - coalesce(a.put_in, 0) AS net,
-               coalesce(a.vpip, FALSE) AS vpip, coalesce(a.pfr, FALSE) AS pfr,
-               a.fold_seq, a.fold_street,
-               coalesce(a.post_aggr, 0) AS post_aggr, coalesce(a.post_call, 0) AS post_call,
-               coalesce(a.post_passive, 0) AS post_passive, coalesce(a.all_in, FALSE) AS all_in,
-               length(d.board) >= 6 AND coalesce(a.fold_street, 'x') <> 'preflop' AS saw_flop,
-               c.cards
-        FROM dealt d LEFT JOIN act a USING (hand_id, player) LEFT JOIN won w USING (hand_id, player)
-        LEFT JOIN cards c USING (hand_id, player)"""
+        SELECT *, fold_seq IS NULL AND n_live_end >= 2 AND saw_flop AS wtsd
+        FROM (SELECT *, count(*) FILTER (WHERE fold_seq IS NULL) OVER (PARTITION BY hk) AS n_live_end FROM j)"""
     )
-    con.execute(
-        """CREATE OR REPLACE TEMP TABLE hp AS
-        SELECT hp.*, hp.fold_seq IS NULL AND n_live_end >= 2 AND hp.saw_flop AS wtsd, n_live_end
-        FROM hp JOIN (SELECT hand_id, count(*) FILTER (WHERE fold_seq IS NULL) AS n_live_end
-                      FROM hp GROUP BY hand_id) USING (hand_id)"""
+    replace_view(
+        con, "hp",
+        """SELECT h.hand_id, p.player, k.seat_no, k.stack, k.bb, k.hand_date, h.started_at, h.table_name,
+               k.n_dealt, k.pos, k.pos_group, k.put_in, k.won, k.net, k.vpip, k.pfr, k.fold_seq, k.fold_street,
+               k.post_aggr, k.post_call, k.post_passive, k.all_in, k.saw_flop, k.cards, k.wtsd, k.n_live_end
+        FROM k_hp k JOIN k_hand h USING (hk) JOIN k_player p USING (pk)""",
     )
 
 
 def _strength(con: duckdb.DuckDBPyConnection) -> None:
-    """strength: (hand, player, street) → bucket 0..4 and, postflop, the exact rank (lower wins)."""
+    """k_strength / strength: (hand, player, street) → bucket 0..4 and, postflop, the exact rank
+    (lower wins)."""
     pre = preflop_table()
     con.register("_preflop", pre.to_arrow())
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE strength AS
-        SELECT hp.hand_id, hp.player, 'preflop' AS street, p.bucket, NULL::INTEGER AS rank, p.chen
-        FROM hp JOIN _preflop p ON p.r1 = substr(hp.cards, 1, 1) AND p.r2 = substr(hp.cards, 3, 1)
+        """CREATE OR REPLACE TEMP TABLE k_strength AS
+        SELECT hp.hk, hp.pk, 'preflop' AS street, p.bucket, NULL::INTEGER AS rank, p.chen
+        FROM k_hp hp JOIN _preflop p ON p.r1 = substr(hp.cards, 1, 1) AND p.r2 = substr(hp.cards, 3, 1)
              AND p.suited = (substr(hp.cards, 2, 1) = substr(hp.cards, 4, 1))
         WHERE hp.cards IS NOT NULL"""
     )
     con.unregister("_preflop")
     # postflop ranks per street reached, and 'final' (the whole board dealt, also for players who
-    # folded earlier: who was ahead, for equity-adjusted transfers); in chunks of ~100k hands so
+    # folded earlier: who was ahead, for equity-adjusted transfers); in chunks of ~200k hands so
     # memory stays flat whatever the period
     bucket = "CASE " + " ".join(f"WHEN rank <= {b} THEN {k}" for b, k in POST_BUCKETS) + " ELSE 0 END"
-    row = con.execute("SELECT count(*) FROM hh").fetchone()
-    chunks = max(1, int(row[0] if row else 0) // 100_000)
+    row = con.execute("SELECT count(*) FROM k_hand").fetchone()
+    chunks = max(1, int(row[0] if row else 0) // 200_000)
     for k in range(chunks):
-        part = f"hash(hp.hand_id) % {chunks} = {k}"
+        part = f"hp.hk % {chunks} = {k}"
         need = con.execute(
-            f"""SELECT hp.hand_id, hp.player, s.street, hp.cards, substr(hh.board, 1, s.n * 2) AS board
-            FROM hp JOIN hh USING (hand_id)
+            f"""SELECT hp.hk, hp.pk, s.street, hp.cards, substr(hp.board, 1, s.n * 2) AS board
+            FROM k_hp hp
             CROSS JOIN (VALUES ('flop', 3), ('turn', 4), ('river', 5)) s(street, n)
-            WHERE hp.cards IS NOT NULL AND length(hh.board) >= s.n * 2 AND hp.saw_flop AND {part}
+            WHERE hp.cards IS NOT NULL AND length(hp.board) >= s.n * 2 AND hp.saw_flop AND {part}
               AND (hp.fold_street IS NULL OR list_position(['flop', 'turn', 'river'], hp.fold_street)
                    >= list_position(['flop', 'turn', 'river'], s.street))
             UNION ALL
-            SELECT hp.hand_id, hp.player, 'final', hp.cards, hh.board FROM hp JOIN hh USING (hand_id)
-            WHERE hp.cards IS NOT NULL AND length(hh.board) >= 6 AND (hp.vpip OR hp.saw_flop) AND {part}"""
+            SELECT hp.hk, hp.pk, 'final', hp.cards, hp.board FROM k_hp hp
+            WHERE hp.cards IS NOT NULL AND length(hp.board) >= 6 AND (hp.vpip OR hp.saw_flop) AND {part}"""
         ).pl()
         ranks = evaluate_many(zip(need["cards"].to_list(), need["board"].to_list(), strict=True))
-        post = need.select("hand_id", "player", "street").with_columns(pl.Series("rank", ranks, dtype=pl.Int32))
+        post = need.select("hk", "pk", "street").with_columns(pl.Series("rank", ranks, dtype=pl.Int32))
         con.register("_post", post.filter(pl.col("rank").is_not_null()).to_arrow())
-        con.execute(f"INSERT INTO strength SELECT hand_id, player, street, {bucket}, rank, NULL FROM _post")
+        con.execute(f"INSERT INTO k_strength SELECT hk, pk, street, {bucket}, rank, NULL FROM _post")
         con.unregister("_post")
+    replace_view(con, "strength", "SELECT h.hand_id, p.player, s.street, s.bucket, s.rank, s.chen "
+                                  "FROM k_strength s JOIN k_hand h USING (hk) JOIN k_player p USING (pk)")
 
 
 def _decisions(con: duckdb.DuckDBPyConnection) -> None:
-    """dec: every fold/check/call/bet/raise with to_call, last aggressor, live players, strength."""
+    """k_dec / dec: every fold/check/call/bet/raise with to_call, last aggressor, live players,
+    strength (k_dec also carries the hand's date for the per-day statistics)."""
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE dec AS
+        """CREATE OR REPLACE TEMP TABLE k_dec AS
         WITH a AS (
-            SELECT a.hand_id, a.seq, a.street, hh.site || ':' || a.player AS player, a.kind, a.contribution,
+            SELECT a.hk, a.seq, a.street, a.pk, a.kind, a.contribution,
                 CASE WHEN a.kind IN ('post_sb', 'post_bb', 'post_straddle', 'call', 'bet', 'raise')
                      THEN a.contribution ELSE 0 END AS live_in
-            FROM actions a JOIN hh USING (hand_id)
+            FROM k_act a
             WHERE a.street IN ('preflop', 'flop', 'turn', 'river')
         ), b AS (
-            SELECT *, sum(live_in) OVER (PARTITION BY hand_id, street, player ORDER BY seq
+            SELECT *, sum(live_in) OVER (PARTITION BY hk, street, pk ORDER BY seq
                                          ROWS UNBOUNDED PRECEDING) AS cum_after
             FROM a
         ), c AS (
             SELECT *,
                 coalesce(max(cum_after) OVER w_prev, 0) AS level_before,
                 cum_after - live_in AS own_before,
-                last_value(CASE WHEN kind IN ('bet', 'raise') THEN player END IGNORE NULLS) OVER w_prev
+                last_value(CASE WHEN kind IN ('bet', 'raise') THEN pk END IGNORE NULLS) OVER w_prev
                     AS last_aggr,
                 coalesce(sum(CASE WHEN kind IN ('bet', 'raise') THEN 1 ELSE 0 END) OVER w_prev, 0)
                     AS raises_before,
                 coalesce(sum(CASE WHEN kind = 'fold' THEN 1 ELSE 0 END) OVER (
-                    PARTITION BY hand_id ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+                    PARTITION BY hk ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
                     AS folds_before,
-                coalesce(sum(live_in) OVER (PARTITION BY hand_id ORDER BY seq
+                coalesce(sum(live_in) OVER (PARTITION BY hk ORDER BY seq
                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS pot_before
             FROM b
-            WINDOW w_prev AS (PARTITION BY hand_id, street ORDER BY seq
+            WINDOW w_prev AS (PARTITION BY hk, street ORDER BY seq
                               ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
         )
-        SELECT c.hand_id, c.seq, c.street, c.player, c.kind, c.contribution,
+        SELECT c.hk, c.seq, c.street, c.pk, c.kind, c.contribution,
                greatest(c.level_before - c.own_before, 0) AS to_call,
                c.level_before > c.own_before AS facing,
                c.kind IN ('bet', 'raise') AS aggr, c.kind = 'fold' AS fold, c.kind = 'call' AS calls,
                c.last_aggr, c.raises_before, hp.n_dealt - c.folds_before AS n_live, c.pot_before,
-               hp.pos_group, hp.bb, coalesce(s.bucket, -1) AS bucket, s.rank, s.chen
-        FROM c JOIN hp USING (hand_id, player)
-        LEFT JOIN strength s ON s.hand_id = c.hand_id AND s.player = c.player AND s.street = c.street
+               hp.pos_group, hp.bb, coalesce(s.bucket, -1) AS bucket, s.rank, s.chen, hp.hand_date
+        FROM c JOIN k_hp hp USING (hk, pk)
+        LEFT JOIN k_strength s ON s.hk = c.hk AND s.pk = c.pk AND s.street = c.street
         WHERE c.kind IN ('fold', 'check', 'call', 'bet', 'raise')"""
+    )
+    replace_view(
+        con, "dec",
+        """SELECT h.hand_id, d.seq, d.street, p.player, d.kind, d.contribution, d.to_call, d.facing, d.aggr,
+               d.fold, d.calls, l.player AS last_aggr, d.raises_before, d.n_live, d.pot_before, d.pos_group, d.bb,
+               d.bucket, d.rank, d.chen
+        FROM k_dec d JOIN k_hand h USING (hk) JOIN k_player p USING (pk)
+        LEFT JOIN k_player l ON l.pk = d.last_aggr""",
     )

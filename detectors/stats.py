@@ -14,11 +14,18 @@ everyone else (shrunk towards A's overall rate in that spot, so a player seen on
 gets no contrast rather than a contrast with the population); ``obs`` is what A did, ``exp``
 what A's own baseline predicts, ``var`` its binomial variance. Counts and obs/exp/var sum over
 days within one run (the baseline is the run's window).
+
+Like the features, everything is computed on integer-keyed internal tables (k_pdec, k_pflow,
+k_psq, k_pcs: hand ``hk``, players ``a`` / ``b`` as ``pk``); pdec, pflow, psq and pcs are views
+with the string ids for the evidence queries, and the spot (``ctx``) is kept as its parts
+(street, facing or raises before, bucket, preflop position) and only spelled out in the view.
 """
 
 from __future__ import annotations
 
 import duckdb
+
+from detectors.features import replace_view
 
 #: pseudo-count pulling a player's context rate towards the population's
 SHRINK = 5.0
@@ -26,90 +33,121 @@ GROUPS = ("hu_pre", "hu_post", "face_pre", "face_post")
 
 
 def player_stats(con: duckdb.DuckDBPyConnection) -> None:
-    """Create temp table t_player_stats (per hand_date, player) from hp and dec."""
+    """Create temp table t_player_stats (per hand_date, player) from k_hp and k_dec."""
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE opener AS
-        SELECT hand_id, arg_min(player, seq) AS opener, arg_max(player, seq) AS pfa
-        FROM dec WHERE street = 'preflop' AND aggr GROUP BY hand_id"""
+        """CREATE OR REPLACE TEMP TABLE k_opener AS
+        SELECT hk, arg_min(pk, seq) AS opener, arg_max(pk, seq) AS pfa
+        FROM k_dec WHERE street = 'preflop' AND aggr GROUP BY hk"""
+    )
+    replace_view(con, "opener", "SELECT h.hand_id, o.player AS opener, f.player AS pfa FROM k_opener k "
+                                "JOIN k_hand h USING (hk) JOIN k_player o ON o.pk = k.opener "
+                                "JOIN k_player f ON f.pk = k.pfa")
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_allin AS
+        SELECT h.hk, p.pk, a.ev_net FROM allin_ev a JOIN k_hand h USING (hand_id) JOIN k_player p USING (player)"""
     )
     con.execute(
         """CREATE OR REPLACE TEMP TABLE t_player_stats AS
         WITH d AS (
-            SELECT d.hand_id, d.player,
+            SELECT d.hk, d.pk,
                 count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 1) AS threebet_opp,
                 count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 1 AND d.aggr) AS threebet,
-                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 2 AND o.opener = d.player)
+                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 2 AND o.opener = d.pk)
                     AS f3b_opp,
-                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 2 AND o.opener = d.player
+                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 2 AND o.opener = d.pk
                                  AND d.fold) AS f3b,
-                count(*) FILTER (WHERE d.street = 'flop' AND d.raises_before = 0 AND o.pfa = d.player)
+                count(*) FILTER (WHERE d.street = 'flop' AND d.raises_before = 0 AND o.pfa = d.pk)
                     AS cbet_opp,
-                count(*) FILTER (WHERE d.street = 'flop' AND d.raises_before = 0 AND o.pfa = d.player
+                count(*) FILTER (WHERE d.street = 'flop' AND d.raises_before = 0 AND o.pfa = d.pk
                                  AND d.aggr) AS cbet,
                 count(*) FILTER (WHERE d.street <> 'preflop') AS post_decisions,
                 count(*) FILTER (WHERE d.street <> 'preflop' AND d.aggr) AS post_aggr,
                 count(*) FILTER (WHERE d.street <> 'preflop' AND d.calls) AS post_calls
-            FROM dec d LEFT JOIN opener o USING (hand_id) GROUP BY ALL
+            FROM k_dec d LEFT JOIN k_opener o USING (hk) GROUP BY ALL
+        ), s AS (
+            SELECT hp.hand_date, hp.pk,
+                count(*) AS hands,
+                count(*) FILTER (WHERE hp.vpip) AS vpip,
+                count(*) FILTER (WHERE hp.pfr) AS pfr,
+                coalesce(sum(d.threebet_opp), 0) AS threebet_opp, coalesce(sum(d.threebet), 0) AS threebet,
+                coalesce(sum(d.f3b_opp), 0) AS fold_to_3bet_opp, coalesce(sum(d.f3b), 0) AS fold_to_3bet,
+                coalesce(sum(d.cbet_opp), 0) AS cbet_opp, coalesce(sum(d.cbet), 0) AS cbet,
+                coalesce(sum(d.post_decisions), 0) AS post_decisions, coalesce(sum(d.post_aggr), 0) AS post_aggr,
+                coalesce(sum(d.post_calls), 0) AS post_calls,
+                count(*) FILTER (WHERE hp.saw_flop) AS saw_flop,
+                count(*) FILTER (WHERE hp.wtsd) AS wtsd,
+                count(*) FILTER (WHERE hp.wtsd AND hp.won > 0) AS wsd,
+                CAST(sum(round(hp.net * 100.0 / hp.bb)) AS BIGINT) AS net_cbb,
+                CAST(sum(round(coalesce(ai.ev_net, hp.net) * 100.0 / hp.bb)) AS BIGINT) AS allin_adj_net_cbb,
+                count(ai.ev_net) AS allin_hands_adjusted
+            FROM k_hp hp LEFT JOIN d USING (hk, pk) LEFT JOIN k_allin ai USING (hk, pk)
+            GROUP BY ALL
         )
-        SELECT hp.hand_date, hp.player,
-            count(*) AS hands,
-            count(*) FILTER (WHERE hp.vpip) AS vpip,
-            count(*) FILTER (WHERE hp.pfr) AS pfr,
-            coalesce(sum(d.threebet_opp), 0) AS threebet_opp, coalesce(sum(d.threebet), 0) AS threebet,
-            coalesce(sum(d.f3b_opp), 0) AS fold_to_3bet_opp, coalesce(sum(d.f3b), 0) AS fold_to_3bet,
-            coalesce(sum(d.cbet_opp), 0) AS cbet_opp, coalesce(sum(d.cbet), 0) AS cbet,
-            coalesce(sum(d.post_decisions), 0) AS post_decisions, coalesce(sum(d.post_aggr), 0) AS post_aggr,
-            coalesce(sum(d.post_calls), 0) AS post_calls,
-            count(*) FILTER (WHERE hp.saw_flop) AS saw_flop,
-            count(*) FILTER (WHERE hp.wtsd) AS wtsd,
-            count(*) FILTER (WHERE hp.wtsd AND hp.won > 0) AS wsd,
-            CAST(sum(round(hp.net * 100.0 / hp.bb)) AS BIGINT) AS net_cbb,
-            CAST(sum(round(coalesce(ai.ev_net, hp.net) * 100.0 / hp.bb)) AS BIGINT) AS allin_adj_net_cbb,
-            count(ai.ev_net) AS allin_hands_adjusted
-        FROM hp LEFT JOIN d USING (hand_id, player) LEFT JOIN allin_ev ai USING (hand_id, player)
-        GROUP BY ALL"""
+        SELECT s.hand_date, p.player, s.* EXCLUDE (hand_date, pk) FROM s JOIN k_player p USING (pk)"""
     )
 
 
+def _ctx(street: str, first: str, second: str, pos: str) -> str:
+    """The spot as the string the pair tables have always shown (street|x|y|preflop position)."""
+    return (f"{street} || '|' || {first} || '|' || {second} || '|' || "
+            f"CASE WHEN {street} = 'preflop' THEN {pos} ELSE '' END")
+
+
 def pair_decisions(con: duckdb.DuckDBPyConnection) -> None:
-    """pdec: A's decisions heads-up with B or facing B's aggression, with A's baseline rate."""
+    """k_pdec / pdec: A's decisions heads-up with B or facing B's aggression, with A's baseline rate.
+
+    The spot is (grp, street, fac, rb, bucket, pos): fac (facing) for heads-up spots, rb (raises
+    before) for facing spots (the other one constant, never NULL: the joins are on equality),
+    pos the position group preflop ('' after the flop)."""
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE pdec AS
+        """CREATE OR REPLACE TEMP TABLE k_pdec AS
         WITH x AS (
-            SELECT d.hand_id, d.seq, d.street, d.player AS a, o.player AS b, d.aggr, d.fold, d.bucket,
+            SELECT d.hk, d.seq, d.street, d.pk AS a, o.pk AS b, d.aggr, d.fold, d.bucket, d.hand_date,
                    CASE WHEN d.street = 'preflop' THEN 'hu_pre' ELSE 'hu_post' END AS grp,
-                   d.street || '|' || d.facing || '|' || d.bucket || '|'
-                     || CASE WHEN d.street = 'preflop' THEN d.pos_group ELSE '' END AS ctx
-            FROM dec d JOIN hp o ON o.hand_id = d.hand_id AND o.player <> d.player
+                   d.facing AS fac, CAST(-1 AS HUGEINT) AS rb,
+                   CASE WHEN d.street = 'preflop' THEN d.pos_group ELSE '' END AS pos
+            FROM k_dec d JOIN k_hp o ON o.hk = d.hk AND o.pk <> d.pk
                  AND (o.fold_seq IS NULL OR o.fold_seq > d.seq)
             WHERE d.n_live = 2
             UNION ALL
-            SELECT d.hand_id, d.seq, d.street, d.player, d.last_aggr, d.aggr, d.fold, d.bucket,
+            SELECT d.hk, d.seq, d.street, d.pk, d.last_aggr, d.aggr, d.fold, d.bucket, d.hand_date,
                    CASE WHEN d.street = 'preflop' THEN 'face_pre' ELSE 'face_post' END,
-                   d.street || '|' || d.bucket || '|' || d.raises_before || '|'
-                     || CASE WHEN d.street = 'preflop' THEN d.pos_group ELSE '' END
-            FROM dec d WHERE d.facing AND d.last_aggr IS NOT NULL AND d.last_aggr <> d.player AND d.n_live > 2
+                   FALSE, d.raises_before,
+                   CASE WHEN d.street = 'preflop' THEN d.pos_group ELSE '' END
+            FROM k_dec d WHERE d.facing AND d.last_aggr IS NOT NULL AND d.last_aggr <> d.pk AND d.n_live > 2
         ), base AS (
-            SELECT a, grp, ctx, count(*) AS n, sum(aggr::INT) AS k_aggr, sum(fold::INT) AS k_fold
+            SELECT a, grp, street, fac, rb, bucket, pos, count(*) AS n, sum(aggr::INT) AS k_aggr,
+                   sum(fold::INT) AS k_fold
             FROM x GROUP BY ALL
         ), pop AS (
-            SELECT grp, ctx, avg(aggr::INT) AS p_aggr, avg(fold::INT) AS p_fold FROM x GROUP BY ALL
+            SELECT grp, street, fac, rb, bucket, pos, avg(aggr::INT) AS p_aggr, avg(fold::INT) AS p_fold
+            FROM x GROUP BY ALL
         ), pair AS (
-            SELECT a, b, grp, ctx, count(*) AS n, sum(aggr::INT) AS k_aggr, sum(fold::INT) AS k_fold
+            SELECT a, b, grp, street, fac, rb, bucket, pos, count(*) AS n, sum(aggr::INT) AS k_aggr,
+                   sum(fold::INT) AS k_fold
             FROM x GROUP BY ALL
         ), self AS (
-            SELECT base.a, base.grp, base.ctx, base.n, base.k_aggr, base.k_fold,
+            SELECT base.a, base.grp, base.street, base.fac, base.rb, base.bucket, base.pos, base.n, base.k_aggr,
+                base.k_fold,
                 (base.k_aggr + $s * pop.p_aggr) / (base.n + $s) AS q_aggr,
                 (base.k_fold + $s * pop.p_fold) / (base.n + $s) AS q_fold
-            FROM base JOIN pop USING (grp, ctx)
+            FROM base JOIN pop USING (grp, street, fac, rb, bucket, pos)
         ), rate AS (
-            SELECT pair.a, pair.b, pair.grp, pair.ctx,
+            SELECT pair.a, pair.b, pair.grp, pair.street, pair.fac, pair.rb, pair.bucket, pair.pos,
                 (self.k_aggr - pair.k_aggr + $s * self.q_aggr) / (self.n - pair.n + $s) AS p_aggr,
                 (self.k_fold - pair.k_fold + $s * self.q_fold) / (self.n - pair.n + $s) AS p_fold
-            FROM pair JOIN self USING (a, grp, ctx)
+            FROM pair JOIN self USING (a, grp, street, fac, rb, bucket, pos)
         )
-        SELECT x.*, r.p_aggr, r.p_fold FROM x JOIN rate r USING (a, b, grp, ctx)""",
+        SELECT x.*, r.p_aggr, r.p_fold FROM x JOIN rate r USING (a, b, grp, street, fac, rb, bucket, pos)""",
         {"s": SHRINK},
+    )
+    hu = _ctx("p.street", "p.fac", "p.bucket", "p.pos")
+    face = _ctx("p.street", "p.bucket", "p.rb", "p.pos")
+    replace_view(
+        con, "pdec",
+        f"""SELECT h.hand_id, p.seq, p.street, pa.player AS a, pb.player AS b, p.aggr, p.fold, p.bucket, p.grp,
+               CASE WHEN p.grp LIKE 'hu_%' THEN {hu} ELSE {face} END AS ctx, p.p_aggr, p.p_fold
+        FROM k_pdec p JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = p.a JOIN k_player pb ON pb.pk = p.b""",
     )
 
 
@@ -126,133 +164,167 @@ def _contrast_columns() -> str:
     return ",\n            ".join(cols)
 
 
-def pair_stats(con: duckdb.DuckDBPyConnection) -> None:
-    """Create temp table t_pair_stats (per hand_date, player_a, player_b), ordered pairs."""
-    pair_decisions(con)
+def _flows(con: duckdb.DuckDBPyConnection) -> None:
+    """k_pflow / pflow: each losing voluntary player's loss shared out over the pot's winners."""
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE pflow AS
-        WITH tot AS (SELECT hand_id, sum(won) AS total_won FROM hp WHERE won > 0 GROUP BY hand_id),
-        fin AS (SELECT hand_id, player, rank FROM strength WHERE street = 'final'),
-        pre AS (SELECT hand_id, player, chen FROM strength WHERE street = 'preflop')
-        SELECT l.hand_id, l.hand_date, l.player AS a, w.player AS b,
+        """CREATE OR REPLACE TEMP TABLE k_pflow AS
+        WITH tot AS (SELECT hk, sum(won) AS total_won FROM k_hp WHERE won > 0 GROUP BY hk),
+        fin AS (SELECT hk, pk, rank FROM k_strength WHERE street = 'final'),
+        pre AS (SELECT hk, pk, chen FROM k_strength WHERE street = 'preflop')
+        SELECT l.hk, l.hand_date, l.pk AS a, w.pk AS b,
             -l.net * 100.0 * w.won / t.total_won / l.bb AS flow_cbb,
             l.fold_seq IS NOT NULL AS a_folded, l.saw_flop AND w.saw_flop AND l.vpip AS both_flop,
             CASE WHEN fa.rank IS NOT NULL AND fb.rank IS NOT NULL THEN fa.rank <= fb.rank
                  WHEN fa.rank IS NULL AND fb.rank IS NULL AND pa.chen IS NOT NULL AND pb.chen IS NOT NULL
                  THEN pa.chen >= pb.chen END AS a_better
-        FROM hp l JOIN hp w ON w.hand_id = l.hand_id AND w.player <> l.player AND w.won > 0
-        JOIN tot t ON t.hand_id = l.hand_id
-        LEFT JOIN fin fa ON fa.hand_id = l.hand_id AND fa.player = l.player
-        LEFT JOIN fin fb ON fb.hand_id = l.hand_id AND fb.player = w.player
-        LEFT JOIN pre pa ON pa.hand_id = l.hand_id AND pa.player = l.player
-        LEFT JOIN pre pb ON pb.hand_id = l.hand_id AND pb.player = w.player
+        FROM k_hp l JOIN k_hp w ON w.hk = l.hk AND w.pk <> l.pk AND w.won > 0
+        JOIN tot t ON t.hk = l.hk
+        LEFT JOIN fin fa ON fa.hk = l.hk AND fa.pk = l.pk
+        LEFT JOIN fin fb ON fb.hk = l.hk AND fb.pk = w.pk
+        LEFT JOIN pre pa ON pa.hk = l.hk AND pa.pk = l.pk
+        LEFT JOIN pre pb ON pb.hk = l.hk AND pb.pk = w.pk
         WHERE l.net < 0 AND l.vpip"""
     )
+    replace_view(
+        con, "pflow",
+        """SELECT h.hand_id, f.hand_date, pa.player AS a, pb.player AS b, f.flow_cbb, f.a_folded, f.both_flop,
+               f.a_better
+        FROM k_pflow f JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = f.a JOIN k_player pb ON pb.pk = f.b""",
+    )
+
+
+def _squeezes(con: duckdb.DuckDBPyConnection) -> None:
+    """k_psq / psq: consecutive preflop raises by A then B, and the third players caught between."""
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE psq AS
+        """CREATE OR REPLACE TEMP TABLE k_psq AS
         WITH r AS (
-            SELECT hand_id, seq, player, row_number() OVER (PARTITION BY hand_id ORDER BY seq) AS rn
-            FROM dec WHERE street = 'preflop' AND aggr
+            SELECT hk, seq, pk, hand_date, row_number() OVER (PARTITION BY hk ORDER BY seq) AS rn
+            FROM k_dec WHERE street = 'preflop' AND aggr
         ), s AS (
-            SELECT r1.hand_id, r1.player AS a, r2.player AS b, r1.seq AS s1, r2.seq AS s2
-            FROM r r1 JOIN r r2 ON r2.hand_id = r1.hand_id AND r2.rn = r1.rn + 1 AND r2.player <> r1.player
+            SELECT r1.hk, r1.hand_date, r1.pk AS a, r2.pk AS b, r1.seq AS s1, r2.seq AS s2
+            FROM r r1 JOIN r r2 ON r2.hk = r1.hk AND r2.rn = r1.rn + 1 AND r2.pk <> r1.pk
         )
-        SELECT s.hand_id, s.a, s.b,
-            count(DISTINCT t.player) FILTER (WHERE t.fold_seq > s.s2 AND t.vpip) AS callers_squeezed,
-            count(DISTINCT t.player) FILTER (WHERE t.fold_seq > s.s2) AS third_folds,
+        SELECT s.hk, s.hand_date, s.a, s.b,
+            count(DISTINCT t.pk) FILTER (WHERE t.fold_seq > s.s2 AND t.vpip) AS callers_squeezed,
+            count(DISTINCT t.pk) FILTER (WHERE t.fold_seq > s.s2) AS third_folds,
             any_value(pa.fold_seq > s.s2) AS a_folds_after
-        FROM s JOIN hp t ON t.hand_id = s.hand_id AND t.player NOT IN (s.a, s.b)
-        JOIN hp pa ON pa.hand_id = s.hand_id AND pa.player = s.a
+        FROM s JOIN k_hp t ON t.hk = s.hk AND t.pk NOT IN (s.a, s.b)
+        JOIN k_hp pa ON pa.hk = s.hk AND pa.pk = s.a
         GROUP BY ALL"""
     )
+    replace_view(
+        con, "psq",
+        """SELECT h.hand_id, pa.player AS a, pb.player AS b, q.callers_squeezed, q.third_folds, q.a_folds_after
+        FROM k_psq q JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = q.a JOIN k_player pb ON pb.pk = q.b""",
+    )
+
+
+def _card_spots(con: duckdb.DuckDBPyConnection) -> None:
+    """k_pcs / pcs: A's decisions with known strength against each live B with known strength."""
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE pcs AS
+        """CREATE OR REPLACE TEMP TABLE k_pcs AS
         WITH d AS (
-            SELECT *, street || '|' || facing || '|' || bucket || '|'
-                      || CASE WHEN street = 'preflop' THEN pos_group ELSE '' END AS ctx
-            FROM dec WHERE bucket >= 0
+            SELECT *, CASE WHEN street = 'preflop' THEN pos_group ELSE '' END AS pos FROM k_dec WHERE bucket >= 0
         ), pop AS (
-            SELECT ctx, avg(fold::INT) AS pf, avg(aggr::INT) AS pa FROM d GROUP BY ctx
+            SELECT street, facing, bucket, pos, avg(fold::INT) AS pf, avg(aggr::INT) AS pa FROM d GROUP BY ALL
         ), own AS (
-            SELECT d.player, d.ctx, (sum(d.fold::INT) + $s * any_value(pop.pf)) / (count(*) + $s) AS p_fold,
+            SELECT d.pk, d.street, d.facing, d.bucket, d.pos,
+                   (sum(d.fold::INT) + $s * any_value(pop.pf)) / (count(*) + $s) AS p_fold,
                    (sum(d.aggr::INT) + $s * any_value(pop.pa)) / (count(*) + $s) AS p_aggr
-            FROM d JOIN pop USING (ctx) GROUP BY ALL
+            FROM d JOIN pop USING (street, facing, bucket, pos) GROUP BY ALL
         )
-        SELECT d.hand_id, d.player AS a, o.player AS b, d.fold, d.aggr, d.facing, d.bucket,
+        SELECT d.hk, d.hand_date, d.pk AS a, o.pk AS b, d.fold, d.aggr, d.facing, d.bucket,
             own.p_fold, own.p_aggr,
             CASE WHEN d.street = 'preflop' THEN so.chen > d.chen ELSE so.rank < d.rank END AS b_stronger
-        FROM d JOIN own ON own.player = d.player AND own.ctx = d.ctx
-        JOIN hp o ON o.hand_id = d.hand_id AND o.player <> d.player
-             AND (o.fold_seq IS NULL OR o.fold_seq > d.seq)
-        JOIN strength so ON so.hand_id = d.hand_id AND so.player = o.player AND so.street = d.street""",
+        FROM d JOIN own USING (pk, street, facing, bucket, pos)
+        JOIN k_hp o ON o.hk = d.hk AND o.pk <> d.pk AND (o.fold_seq IS NULL OR o.fold_seq > d.seq)
+        JOIN k_strength so ON so.hk = d.hk AND so.pk = o.pk AND so.street = d.street""",
         {"s": SHRINK},
     )
+    replace_view(
+        con, "pcs",
+        """SELECT h.hand_id, pa.player AS a, pb.player AS b, c.fold, c.aggr, c.facing, c.bucket, c.p_fold,
+               c.p_aggr, c.b_stronger
+        FROM k_pcs c JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = c.a JOIN k_player pb ON pb.pk = c.b""",
+    )
+
+
+def pair_stats(con: duckdb.DuckDBPyConnection) -> None:
+    """Create temp table t_pair_stats (per hand_date, player_a, player_b), ordered pairs."""
+    pair_decisions(con)
+    _flows(con)
+    _squeezes(con)
+    _card_spots(con)
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE t_pair_stats AS
-        WITH tog AS (
-            SELECT a.hand_date, a.player AS player_a, b.player AS player_b,
+        WITH nf AS (
+            SELECT hk, count(*) FILTER (WHERE saw_flop) AS n_flop, sum(post_aggr) AS post_aggr
+            FROM k_hp GROUP BY hk
+        ), tog AS (
+            SELECT a.hand_date, a.pk AS a, b.pk AS b,
                 count(*) AS hands_together,
-                count(DISTINCT a.table_name) AS sessions_together,
+                count(DISTINCT a.tk) AS sessions_together,
                 count(*) FILTER (WHERE a.vpip AND b.vpip) AS confrontations,
                 count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2) AS hu_confrontations,
                 count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2 AND nf.post_aggr = 0
                                  AND a.wtsd AND b.wtsd) AS hu_checkdowns
-            FROM hp a JOIN hp b ON b.hand_id = a.hand_id AND b.player <> a.player
-            JOIN (SELECT hand_id, count(*) FILTER (WHERE saw_flop) AS n_flop, sum(post_aggr) AS post_aggr
-                  FROM hp GROUP BY hand_id) nf ON nf.hand_id = a.hand_id
+            FROM k_hp a JOIN k_hp b ON b.hk = a.hk AND b.pk <> a.pk
+            JOIN nf ON nf.hk = a.hk
             GROUP BY ALL
         ), sess AS (
-            SELECT hand_date, player, table_name, min(started_at) AS t0, max(started_at) AS t1
-            FROM hp WHERE started_at IS NOT NULL GROUP BY ALL
+            SELECT hp.hand_date, hp.pk, hp.tk, min(h.started_at) AS t0, max(h.started_at) AS t1
+            FROM k_hp hp JOIN k_hand h USING (hk) WHERE h.started_at IS NOT NULL GROUP BY ALL
         ), jl AS (
-            SELECT a.hand_date, a.player AS player_a, b.player AS player_b,
+            SELECT a.hand_date, a.pk AS a, b.pk AS b,
                 count(*) FILTER (WHERE abs(epoch(a.t0) - epoch(b.t0)) <= 300) AS joined_together,
                 count(*) FILTER (WHERE abs(epoch(a.t1) - epoch(b.t1)) <= 300) AS left_together
-            FROM sess a JOIN sess b ON b.hand_date = a.hand_date AND b.table_name = a.table_name
-                 AND b.player <> a.player
+            FROM sess a JOIN sess b ON b.hand_date = a.hand_date AND b.tk = a.tk AND b.pk <> a.pk
             GROUP BY ALL
         ), con AS (
-            SELECT hp.hand_date, p.a AS player_a, p.b AS player_b,
+            SELECT hand_date, a, b,
             {_contrast_columns()}
-            FROM pdec p JOIN hp ON hp.hand_id = p.hand_id AND hp.player = p.a GROUP BY ALL
+            FROM k_pdec GROUP BY ALL
         ), fl AS (
-            SELECT hand_date, a AS player_a, b AS player_b,
+            SELECT hand_date, a, b,
                 CAST(round(sum(flow_cbb)) AS BIGINT) AS flow_cbb,
                 CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE both_flop), 0)) AS BIGINT) AS flow_flop_cbb,
                 CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE a_folded), 0)) AS BIGINT) AS flow_fold_cbb,
                 CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE a_better), 0)) AS BIGINT) AS flow_beaten_cbb,
                 count(*) FILTER (WHERE a_better) AS lost_with_better
-            FROM pflow GROUP BY ALL
+            FROM k_pflow GROUP BY ALL
         ), sq AS (
-            SELECT hp.hand_date, s.a AS player_a, s.b AS player_b, count(*) AS reraised_by_b,
-                count(*) FILTER (WHERE s.third_folds >= 1) AS squeezes,
-                sum(s.third_folds) AS squeeze_third_folds, sum(s.callers_squeezed) AS callers_squeezed,
-                count(*) FILTER (WHERE s.third_folds >= 1 AND s.a_folds_after) AS whipsaw_folds
-            FROM psq s JOIN hp ON hp.hand_id = s.hand_id AND hp.player = s.a GROUP BY ALL
+            SELECT hand_date, a, b, count(*) AS reraised_by_b,
+                count(*) FILTER (WHERE third_folds >= 1) AS squeezes,
+                sum(third_folds) AS squeeze_third_folds, sum(callers_squeezed) AS callers_squeezed,
+                count(*) FILTER (WHERE third_folds >= 1 AND a_folds_after) AS whipsaw_folds
+            FROM k_psq GROUP BY ALL
         ), cs AS (
-            SELECT hp.hand_date, c.a AS player_a, c.b AS player_b,
-                count(*) FILTER (WHERE c.facing AND c.b_stronger) AS cs_b_stronger_n,
-                count(*) FILTER (WHERE c.facing AND c.b_stronger AND c.fold) AS cs_b_stronger_fold,
-                coalesce(sum(c.p_fold) FILTER (WHERE c.facing AND c.b_stronger), 0) AS cs_b_stronger_exp,
-                coalesce(sum(c.p_fold * (1 - c.p_fold)) FILTER (WHERE c.facing AND c.b_stronger), 0)
+            SELECT hand_date, a, b,
+                count(*) FILTER (WHERE facing AND b_stronger) AS cs_b_stronger_n,
+                count(*) FILTER (WHERE facing AND b_stronger AND fold) AS cs_b_stronger_fold,
+                coalesce(sum(p_fold) FILTER (WHERE facing AND b_stronger), 0) AS cs_b_stronger_exp,
+                coalesce(sum(p_fold * (1 - p_fold)) FILTER (WHERE facing AND b_stronger), 0)
                     AS cs_b_stronger_var,
-                count(*) FILTER (WHERE c.facing AND NOT c.b_stronger) AS cs_b_weaker_n,
-                count(*) FILTER (WHERE c.facing AND NOT c.b_stronger AND c.fold) AS cs_b_weaker_fold,
-                coalesce(sum(c.p_fold) FILTER (WHERE c.facing AND NOT c.b_stronger), 0) AS cs_b_weaker_exp,
-                count(*) FILTER (WHERE NOT c.facing AND c.b_stronger) AS csn_b_stronger_n,
-                count(*) FILTER (WHERE NOT c.facing AND c.b_stronger AND c.aggr) AS csn_b_stronger_aggr,
-                coalesce(sum(c.p_aggr) FILTER (WHERE NOT c.facing AND c.b_stronger), 0) AS csn_b_stronger_exp,
-                coalesce(sum(c.p_aggr * (1 - c.p_aggr)) FILTER (WHERE NOT c.facing AND c.b_stronger), 0)
+                count(*) FILTER (WHERE facing AND NOT b_stronger) AS cs_b_weaker_n,
+                count(*) FILTER (WHERE facing AND NOT b_stronger AND fold) AS cs_b_weaker_fold,
+                coalesce(sum(p_fold) FILTER (WHERE facing AND NOT b_stronger), 0) AS cs_b_weaker_exp,
+                count(*) FILTER (WHERE NOT facing AND b_stronger) AS csn_b_stronger_n,
+                count(*) FILTER (WHERE NOT facing AND b_stronger AND aggr) AS csn_b_stronger_aggr,
+                coalesce(sum(p_aggr) FILTER (WHERE NOT facing AND b_stronger), 0) AS csn_b_stronger_exp,
+                coalesce(sum(p_aggr * (1 - p_aggr)) FILTER (WHERE NOT facing AND b_stronger), 0)
                     AS csn_b_stronger_var,
-                count(*) FILTER (WHERE NOT c.facing AND NOT c.b_stronger) AS csn_b_weaker_n,
-                count(*) FILTER (WHERE NOT c.facing AND NOT c.b_stronger AND c.aggr) AS csn_b_weaker_aggr,
-                coalesce(sum(c.p_aggr) FILTER (WHERE NOT c.facing AND NOT c.b_stronger), 0) AS csn_b_weaker_exp
-            FROM pcs c JOIN hp ON hp.hand_id = c.hand_id AND hp.player = c.a GROUP BY ALL
+                count(*) FILTER (WHERE NOT facing AND NOT b_stronger) AS csn_b_weaker_n,
+                count(*) FILTER (WHERE NOT facing AND NOT b_stronger AND aggr) AS csn_b_weaker_aggr,
+                coalesce(sum(p_aggr) FILTER (WHERE NOT facing AND NOT b_stronger), 0) AS csn_b_weaker_exp
+            FROM k_pcs GROUP BY ALL
+        ), j AS (
+            SELECT * FROM tog
+            LEFT JOIN jl USING (hand_date, a, b)
+            LEFT JOIN con USING (hand_date, a, b)
+            LEFT JOIN fl USING (hand_date, a, b)
+            LEFT JOIN sq USING (hand_date, a, b)
+            LEFT JOIN cs USING (hand_date, a, b)
         )
-        SELECT * FROM tog
-        LEFT JOIN jl USING (hand_date, player_a, player_b)
-        LEFT JOIN con USING (hand_date, player_a, player_b)
-        LEFT JOIN fl USING (hand_date, player_a, player_b)
-        LEFT JOIN sq USING (hand_date, player_a, player_b)
-        LEFT JOIN cs USING (hand_date, player_a, player_b)"""
+        SELECT j.hand_date, pa.player AS player_a, pb.player AS player_b, j.* EXCLUDE (hand_date, a, b)
+        FROM j JOIN k_player pa ON pa.pk = j.a JOIN k_player pb ON pb.pk = j.b"""
     )
