@@ -15,6 +15,7 @@ from dashboards import ui
 
 HERE = Path(__file__).parent
 st.set_page_config(page_title="Floorman", layout="wide")
+ui.warm_up()  # rule engine and rulebooks loaded once per server process, not inside a reviewer's first replay
 
 user = ui.current_user()
 if user is None:

@@ -19,7 +19,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from dashboards.precompute import available, source
+from dashboards.precompute import available, materialised, source
 from dashboards.replay import HandReplay, apply_rule_view, build_replay
 
 SHARED_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
@@ -123,47 +123,116 @@ def flag(db: str | Path, flag_id: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def hand_rows(db: str | Path, hand_ids: Sequence[str]) -> dict[str, pl.DataFrame]:
-    """Canonical rows of the given hands, one frame per warehouse table, in a stable order."""
-    ids = list(hand_ids)
-    order = {
-        "hands": "hand_id", "seats": "hand_id, seat_no", "actions": "hand_id, seq",
-        "hole_cards": "hand_id, player", "boards": "hand_id, board_no", "pots": "hand_id, pot_no",
-        "awards": "hand_id, pot_no, board_no, player", "reconciliation": "hand_id",
-    }
-    out: dict[str, pl.DataFrame] = {}
+#: each table's row order within a hand (the frames hand_rows returns are sorted this way)
+ORDER = {
+    "hands": "hand_id", "seats": "hand_id, seat_no", "actions": "hand_id, seq",
+    "hole_cards": "hand_id, player", "boards": "hand_id, board_no", "pots": "hand_id, pot_no",
+    "awards": "hand_id, pot_no, board_no, player", "reconciliation": "hand_id",
+    "violations": "hand_id, action_seq, rule_id", "action_states": "hand_id, seq",
+}
+
+
+def hand_rows(db: str | Path, hand_ids: Sequence[str], tables: Sequence[str] | None = None) -> dict[str, pl.DataFrame]:
+    """Canonical rows of the given hands, one frame per warehouse table, in a stable order.
+
+    ``tables`` limits the read (the case page needs only hands and violations). Each hand is read
+    through ``dash_hand_loc`` (rowid ranges: milliseconds at 1M hands) when the snapshot has it;
+    a hand the locator cannot vouch for (count or id differ) is read by a scan of each table.
+    """
+    ids = list(dict.fromkeys(hand_ids))
     with connect(db) as con:
-        for table in HAND_TABLES:
-            out[table] = _frame(
-                con,
-                f"SELECT * FROM {table} WHERE hand_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY {order[table]}",
-                [ids],
-            )
-        if has_table(con, "violations"):
-            out["violations"] = _frame(
-                con,
-                "SELECT * FROM violations WHERE hand_id IN (SELECT unnest(?::VARCHAR[])) "
-                "ORDER BY hand_id, action_seq, rule_id",
-                [ids],
-            )
-        if has_table(con, "action_states"):
-            out["action_states"] = _frame(
-                con,
-                "SELECT * FROM action_states WHERE hand_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY hand_id, seq",
-                [ids],
-            )
+        wanted = [t for t in (tables or (*HAND_TABLES, "violations", "action_states"))
+                  if t in HAND_TABLES or has_table(con, t)]
+        located = _located_rows(con, ids, wanted) if materialised(con, "dash_hand_loc") else {}
+        rest = [h for h in ids if h not in located]
+        out: dict[str, pl.DataFrame] = {}
+        for table in wanted:
+            frames = [located[h][table] for h in ids if h in located]
+            if rest:
+                frames.append(_frame(con, f"SELECT * FROM {table} WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))"
+                                          f" ORDER BY {ORDER[table]}", [rest]))
+            if not frames:
+                frames.append(_frame(con, f"SELECT * FROM {table} LIMIT 0"))
+            out[table] = _sorted(pl.concat(frames, how="vertical_relaxed"), table) if len(frames) > 1 else frames[0]
     return out
 
 
-def rule_view(db: str | Path, hand_id: str) -> Any | None:
-    """The rule engine's replay of one hand (``rules.view.render_hand``), None when it cannot replay it."""
-    from rules.view import render_hand  # the rule engine loads its profiles on first use
+def _sorted(df: pl.DataFrame, table: str) -> pl.DataFrame:
+    """``df`` in ``ORDER[table]`` order, nulls last as DuckDB sorts them."""
+    return df.sort([c.strip() for c in ORDER[table].split(",")], nulls_last=True, maintain_order=True)
 
-    with connect(db) as con:
-        try:
+
+def _located_rows(con: duckdb.DuckDBPyConnection, ids: list[str],
+                  tables: list[str]) -> dict[str, dict[str, pl.DataFrame]]:
+    """Rows of each hand the locator covers, read by rowid range; a hand whose rows do not all come
+    back (the file changed after the locator was built) is left out, so the caller scans for it."""
+    out: dict[str, dict[str, pl.DataFrame]] = {}
+    if not ids:
+        return out
+    cols = {c for (c,) in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'dash_hand_loc'").fetchall()}
+    marks = " OR ".join("(hkey = hash(?::VARCHAR) AND hand_id = ?)" for _ in ids)
+    locs = con.execute(f"SELECT * FROM dash_hand_loc WHERE {marks}", [x for h in ids for x in (h, h)]).pl()
+    empty: dict[str, pl.DataFrame] = {}
+    for loc in locs.iter_rows(named=True):
+        hand_id = loc["hand_id"]
+        frames: dict[str, pl.DataFrame] = {}
+        for table in tables:
+            if f"{table}_n" not in cols:  # not located (violations): a filtered scan of a small table
+                frames[table] = _frame(con, f"SELECT * FROM {table} WHERE hand_id = ? ORDER BY {ORDER[table]}",
+                                       [hand_id])
+                continue
+            if loc[f"{table}_n"] is None:
+                if table not in empty:
+                    empty[table] = _frame(con, f"SELECT * FROM {table} LIMIT 0")
+                frames[table] = empty[table]
+                continue
+            # the id is filtered here, not in SQL: given both, DuckDB filters the id column first
+            df = _frame(con, f"SELECT * FROM {table} WHERE rowid BETWEEN ? AND ?",
+                        [loc[f"{table}_lo"], loc[f"{table}_hi"]]).filter(pl.col("hand_id") == hand_id)
+            if df.height != loc[f"{table}_n"]:
+                break
+            frames[table] = _sorted(df, table)
+        else:
+            out[hand_id] = frames
+    return out
+
+
+def rule_view(db: str | Path, hand_id: str, rows: dict[str, pl.DataFrame] | None = None) -> Any | None:
+    """The rule engine's replay of one hand (``rules.view.render_hand``), None when it cannot replay it.
+
+    Why a private in-memory database: ``render_hand`` reads the hand with joins over whole tables
+    (seconds at 1M hands); given the hand's rows (read by rowid), it runs on a copy of just them.
+    """
+    from rules.view import render_hand  # preloaded with the profiles by ui.warm_up at server start
+
+    rows = rows if rows is not None else hand_rows(db, [hand_id], HAND_TABLES)
+    try:
+        with _one_hand_db(rows, hand_id) as con:
             return render_hand(con, hand_id)
-        except Exception:  # any failure falls back to the dashboard's own replay
-            return None
+    except Exception:  # any failure falls back to the dashboard's own replay
+        return None
+
+
+@contextmanager
+def _one_hand_db(rows: dict[str, pl.DataFrame], hand_id: str) -> Iterator[duckdb.DuckDBPyConnection]:
+    """An in-memory warehouse holding one hand's canonical rows (the real schema, so types match)."""
+    from warehouse.db import schema_sql
+
+    con = duckdb.connect()
+    try:
+        con.execute(schema_sql())
+        for table in HAND_TABLES:
+            df = rows.get(table)
+            if df is None or df.is_empty():
+                continue
+            part = df.filter(pl.col("hand_id") == hand_id)
+            con.register("_part", part.to_arrow())
+            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _part")
+            con.unregister("_part")
+        yield con
+    finally:
+        con.close()
 
 
 def replay(db: str | Path, hand_id: str, rows: dict[str, pl.DataFrame] | None = None) -> HandReplay:
@@ -173,7 +242,7 @@ def replay(db: str | Path, hand_id: str, rows: dict[str, pl.DataFrame] | None = 
     """
     rows = rows if rows is not None else hand_rows(db, [hand_id])
     r = build_replay(rows, hand_id)
-    view = rule_view(db, hand_id)
+    view = rule_view(db, hand_id, rows)
     return apply_rule_view(r, view) if view is not None else r
 
 
@@ -185,22 +254,28 @@ def hand_ids_like(db: str | Path, prefix: str, limit: int = 50) -> list[str]:
     return [r[0] for r in rows]
 
 
+#: a player's rows in a summary sorted by ``pkey``: DuckDB skips every row group whose hash range
+#: misses it (names make poor zone maps: only their first 8 bytes are kept)
+BY_PLAYER = "pkey = hash(?::VARCHAR) AND player = ?"
+
+
 def player_summary(db: str | Path, player: str) -> dict[str, Any]:
     """Hands, net result (in each currency), flags and rule findings for one player."""
+    key = [player, player]
     with connect(db) as con:
         stats = _frame(
             con,
-            f"SELECT * EXCLUDE (player) FROM {source(con, 'dash_player')} WHERE player = ? ORDER BY hands DESC",
-            [player],
+            f"SELECT * EXCLUDE (pkey, player) FROM {source(con, 'dash_player')} WHERE {BY_PLAYER}"
+            " ORDER BY hands DESC", key,
         )
         flags = (
-            _frame(con, f"SELECT * EXCLUDE (player) FROM {source(con, 'dash_player_flags')} WHERE player = ?"
-                   " ORDER BY score DESC, flag_id", [player])
+            _frame(con, f"SELECT * EXCLUDE (pkey, player) FROM {source(con, 'dash_player_flags')} WHERE {BY_PLAYER}"
+                   " ORDER BY score DESC, flag_id", key)
             if available(con, "dash_player_flags") else pl.DataFrame()
         )
         violations = (
-            _frame(con, f"SELECT * EXCLUDE (player) FROM {source(con, 'dash_player_violations')} WHERE player = ?"
-                   " ORDER BY n DESC, rule_id", [player])
+            _frame(con, f"SELECT * EXCLUDE (pkey, player) FROM {source(con, 'dash_player_violations')}"
+                   f" WHERE {BY_PLAYER} ORDER BY n DESC, rule_id", key)
             if available(con, "dash_player_violations") else pl.DataFrame()
         )
     return {"stats": stats, "flags": flags, "violations": violations}
@@ -209,24 +284,25 @@ def player_summary(db: str | Path, player: str) -> dict[str, Any]:
 def shared_hands(db: str | Path, players: Sequence[str]) -> pl.DataFrame:
     """Hands where at least two of ``players`` were seated: one row per such player and hand.
 
-    Why an IN list of literals: ``dash_seat`` is sorted by player, so DuckDB prunes every row
-    group whose player range misses them and reads a few thousand rows, not six million.
+    Why one pruned lookup per player: ``dash_seat`` is sorted by a hash of the player, so each
+    lookup reads a row group or two, not six million rows.
     """
     ps = sorted(set(players))
     if len(ps) < 2:
         return pl.DataFrame(schema=SHARED_SCHEMA)
-    marks = ", ".join("?" for _ in ps)
     with connect(db) as con:
+        src = source(con, "dash_seat")
+        mine = " UNION ALL ".join(
+            f"SELECT hand_id, table_name, started_at, player, net FROM {src} WHERE {BY_PLAYER}" for _ in ps)
         out = _frame(
             con,
             f"""
-            WITH mine AS (SELECT hand_id, table_name, started_at, player, net
-                          FROM {source(con, 'dash_seat')} WHERE player IN ({marks})),
+            WITH mine AS ({mine}),
             together AS (SELECT hand_id FROM mine GROUP BY hand_id HAVING count(DISTINCT player) >= 2)
             SELECT * FROM mine WHERE hand_id IN (SELECT hand_id FROM together)
             ORDER BY started_at, hand_id, player
             """,
-            ps,
+            [x for p in ps for x in (p, p)],
         )
     return out if not out.is_empty() else pl.DataFrame(schema=SHARED_SCHEMA)
 

@@ -15,6 +15,15 @@ from pathlib import Path
 
 import duckdb
 
+#: bumped whenever a summary's columns or sort key change: a snapshot whose dash_* tables were built
+#: by another version is read through the inline definitions instead (never a missing column)
+SUMMARY_VERSION = "2"
+
+#: the tables whose rows of one hand the replayer and the export read through ``dash_hand_loc``
+#: (violations are few: a filtered scan of them is as fast)
+LOC_TABLES = ("hands", "reconciliation", "seats", "actions", "hole_cards", "boards", "pots", "awards",
+              "action_states")
+
 #: table -> (tables it needs, SELECT defining it, ORDER BY of the materialised copy)
 SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
     # the queue's rows: every flag with the tables its evidence hands were played at
@@ -31,51 +40,46 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         """,
         "score DESC, flag_id",
     ),
-    # one row per (player, hand) with the player's net result: the player, pair and case pages
+    # one row per (player, hand) with the player's net result: the player, pair and case pages.
+    # Why one UNION ALL aggregate over the non-zero contributions (not two GROUP BYs joined to seats):
+    # a single hash aggregate on (hand, player) over ~half the actions is the cheapest pass at 1M
+    # hands; pkey (a hash of the player) is the sort key because DuckDB keeps only 8-byte prefixes of
+    # strings in its zone maps, so sorting by name would not let a lookup skip row groups
     "dash_seat": (
         ("seats", "hands", "actions", "awards"),
         """
-        WITH put AS (SELECT hand_id, player, sum(contribution) AS put FROM actions GROUP BY ALL),
-        won AS (SELECT hand_id, player, sum(amount) AS won FROM awards GROUP BY ALL)
-        SELECT s.player, s.hand_id, h.table_name, h.started_at, h.currency, h.unit_scale,
-               CAST(coalesce(won.won, 0) - coalesce(put.put, 0) AS BIGINT) AS net
-        FROM seats s JOIN hands h USING (hand_id)
-        LEFT JOIN put ON put.hand_id = s.hand_id AND put.player = s.player
-        LEFT JOIN won ON won.hand_id = s.hand_id AND won.player = s.player
+        WITH m AS (SELECT hand_id, player, sum(v) AS net
+                   FROM (SELECT hand_id, player, 0::BIGINT AS v FROM seats
+                         UNION ALL SELECT hand_id, player, -contribution FROM actions WHERE contribution <> 0
+                         UNION ALL SELECT hand_id, player, amount FROM awards)
+                   GROUP BY hand_id, player)
+        SELECT hash(m.player) AS pkey, m.player, m.hand_id, h.table_name, h.started_at, h.currency, h.unit_scale,
+               CAST(m.net AS BIGINT) AS net
+        FROM m JOIN hands h USING (hand_id)
         """,
-        "player, started_at, hand_id",
+        "pkey",
     ),
     # per player and currency: hands, net result, first/last hand, tables
     "dash_player": (
         ("seats", "hands", "actions", "awards"),
         """
-        SELECT player, currency, unit_scale, count(*) AS hands, CAST(sum(net) AS BIGINT) AS net,
+        SELECT any_value(pkey) AS pkey, player, currency, unit_scale, count(*) AS hands,
+               CAST(sum(net) AS BIGINT) AS net,
                min(started_at) AS first_hand, max(started_at) AS last_hand,
                count(DISTINCT table_name) AS n_tables,
                list(DISTINCT table_name ORDER BY table_name)[1:20] AS tables
         FROM {dash_seat} GROUP BY player, currency, unit_scale
         """,
-        "player, hands DESC, currency",
+        "pkey, hands DESC, currency",
     ),
     # flags by player (a ring flag appears once per member)
     "dash_player_flags": (
         ("flags",),
         """
-        SELECT unnest(players) AS player, flag_id, family, players, score, severity FROM flags
+        SELECT hash(player) AS pkey, player, flag_id, family, players, score, severity
+        FROM (SELECT unnest(players) AS player, flag_id, family, players, score, severity FROM flags)
         """,
-        "player, score DESC, flag_id",
-    ),
-    # rule findings at each player's own actions
-    "dash_player_violations": (
-        ("violations", "actions"),
-        """
-        SELECT a.player, v.rule_id, count(*) AS n,
-               count(*) FILTER (WHERE NOT v.house_decision) AS violations,
-               count(*) FILTER (WHERE v.house_decision) AS house_decisions
-        FROM violations v JOIN actions a ON a.hand_id = v.hand_id AND a.seq = v.action_seq
-        GROUP BY ALL
-        """,
-        "player, n DESC, rule_id",
+        "pkey, score DESC, flag_id",
     ),
     # every finding with where it happened (table, time, player), in the listing's order
     "dash_violations": (
@@ -105,6 +109,18 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         """,
         "dim, violations DESC, house_decisions DESC, key",
     ),
+    # rule findings at each player's own actions (hand-level findings have no player)
+    "dash_player_violations": (
+        ("violations", "hands", "actions"),
+        """
+        SELECT hash(player) AS pkey, player, rule_id, count(*) AS n,
+               count(*) FILTER (WHERE NOT house_decision) AS violations,
+               count(*) FILTER (WHERE house_decision) AS house_decisions
+        FROM {dash_violations} WHERE player IS NOT NULL
+        GROUP BY ALL
+        """,
+        "pkey, n DESC, rule_id",
+    ),
 }
 
 
@@ -115,9 +131,22 @@ def _has(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(row and row[0])
 
 
+def _current(con: duckdb.DuckDBPyConnection) -> bool:
+    """This snapshot's dash_* tables were built by this SUMMARY_VERSION."""
+    if not _has(con, "dash_meta"):
+        return False
+    row = con.execute("SELECT max(version) FROM dash_meta").fetchone()
+    return bool(row and row[0] == SUMMARY_VERSION)
+
+
+def materialised(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Summary ``name`` is a table of this snapshot, built by this version of the definitions."""
+    return _has(con, name) and _current(con)
+
+
 def available(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     """The summary exists in this snapshot, or its source tables do (so it can be computed)."""
-    return _has(con, name) or all(_has(con, t) for t in SUMMARIES[name][0])
+    return materialised(con, name) or all(_has(con, t) for t in SUMMARIES[name][0])
 
 
 def source(con: duckdb.DuckDBPyConnection, name: str) -> str:
@@ -125,7 +154,7 @@ def source(con: duckdb.DuckDBPyConnection, name: str) -> str:
 
     Raises KeyError when neither the summary nor its source tables are in the snapshot.
     """
-    if _has(con, name):
+    if materialised(con, name):
         return name
     needs, sql, _ = SUMMARIES[name]
     if not all(_has(con, t) for t in needs):
@@ -155,6 +184,35 @@ def _build(con: duckdb.DuckDBPyConnection) -> None:
             continue
         refs = {dep: dep for dep in SUMMARIES if "{" + dep + "}" in sql}
         con.execute(f"CREATE TABLE {name} AS SELECT * FROM ({sql.format(**refs)}) ORDER BY {order}")
+    _build_locator(con)
+    con.execute("CREATE OR REPLACE TABLE dash_meta AS SELECT ?::VARCHAR AS version, now() AS built_at",
+                [SUMMARY_VERSION])
+
+
+def _build_locator(con: duckdb.DuckDBPyConnection) -> None:
+    """``dash_hand_loc``: per hand, the rowid range and row count of its rows in each big table.
+
+    Why: the hand replayer needs one hand's rows from tables of millions of rows whose hand_id zone
+    maps are useless (every id starts 'pokersta'), and the primary-key index is loaded from disk on
+    its first use (~0.8 s at 1M hands). A rowid range is a scan DuckDB prunes to one row group.
+    One row per hand (a column trio per table), sorted by a hash of the id for the lookup. Rowids
+    are positions in the file, so this runs after the last write and checkpoint (see
+    ``refresh_summaries``); readers still check the ids and the count and fall back to a scan.
+    """
+    con.execute("DROP TABLE IF EXISTS dash_hand_loc")
+    if not _has(con, "hands"):
+        return
+    present = [t for t in LOC_TABLES[1:] if _has(con, t)]
+    ctes = ", ".join(f"l_{t} AS (SELECT hand_id, min(rowid) AS lo, max(rowid) AS hi, count(*) AS n"
+                     f" FROM {t} GROUP BY hand_id)" for t in present)
+    cols = ", ".join(f"l_{t}.lo AS {t}_lo, l_{t}.hi AS {t}_hi, l_{t}.n AS {t}_n" for t in present)
+    joins = " ".join(f"LEFT JOIN l_{t} USING (hand_id)" for t in present)
+    con.execute(f"""
+        CREATE TABLE dash_hand_loc AS
+        WITH {ctes + ", " if ctes else ""}h AS (SELECT hand_id, rowid AS r FROM hands)
+        SELECT hash(h.hand_id) AS hkey, h.hand_id, h.r AS hands_lo, h.r AS hands_hi, 1::BIGINT AS hands_n
+               {", " + cols if cols else ""}
+        FROM h {joins} ORDER BY hkey""")
 
 
 def refresh_summaries(db: str | Path) -> None:
@@ -162,6 +220,8 @@ def refresh_summaries(db: str | Path) -> None:
     con = duckdb.connect(str(db))
     try:
         con.execute("SET enable_progress_bar = false")
+        con.execute("SET preserve_insertion_order = false")  # every summary has its ORDER BY
+        con.execute("CHECKPOINT")  # fold pending deletes first: the locator records rowids
         build_summaries(con)
         con.execute("CHECKPOINT")
     finally:

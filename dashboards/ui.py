@@ -69,6 +69,32 @@ def require(action: str) -> User:
     return user
 
 
+@st.cache_resource(show_spinner=False)
+def warm_up() -> str:
+    """Once per server process: first-use imports, the rule engine, every rulebook profile and the mapping.
+
+    Why: otherwise a reviewer's first view pays them (~1 s: DuckDB imports pandas on its first
+    parameterised query, Streamlit converts frames through pandas/pyarrow.compute; ~0.5 s of rule
+    engine imports and YAML in the first replay). app.py calls this on every run, so only the
+    server's first script run (normally a login page) pays it.
+    """
+    import duckdb
+    import pandas  # noqa: F401
+    import pyarrow.compute  # noqa: F401
+
+    from rules import view  # noqa: F401  (the import is the warm-up)
+    from rules.profiles import PROFILE_NAMES, load_mapping, load_profile, seed_anchors
+
+    with duckdb.connect() as con:
+        con.execute("SELECT ? AS x", [1]).pl().to_pandas()
+
+    load_mapping()
+    seed_anchors()
+    for name in PROFILE_NAMES:
+        load_profile(name)
+    return ", ".join(PROFILE_NAMES)
+
+
 @st.cache_data(ttl=600, max_entries=64, show_spinner=False)
 def queue(db: str) -> pl.DataFrame:
     return data.queue(db)
@@ -80,8 +106,8 @@ def flag(db: str, flag_id: str) -> dict[str, Any] | None:
 
 
 @st.cache_data(ttl=600, max_entries=256, show_spinner=False)
-def hand_rows(db: str, hand_ids: tuple[str, ...]) -> dict[str, pl.DataFrame]:
-    return data.hand_rows(db, hand_ids)
+def hand_rows(db: str, hand_ids: tuple[str, ...], tables: tuple[str, ...] | None = None) -> dict[str, pl.DataFrame]:
+    return data.hand_rows(db, hand_ids, tables)
 
 
 @st.cache_data(ttl=600, max_entries=256, show_spinner=False)

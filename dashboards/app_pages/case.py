@@ -57,7 +57,7 @@ else:
 
 st.subheader("Evidence hands (ranked)")
 ev = list(f.get("evidence_hands") or [])
-rows = ui.hand_rows(str(db), tuple(ev))
+rows = ui.hand_rows(str(db), tuple(ev), ("hands", "violations"))
 hands = rows["hands"]
 viol = rows.get("violations")
 if not hands.is_empty():
