@@ -261,15 +261,20 @@ def pair_stats(con: duckdb.DuckDBPyConnection) -> None:
             SELECT hk, count(*) FILTER (WHERE saw_flop) AS n_flop, sum(post_aggr) AS post_aggr
             FROM k_hp GROUP BY hk
         ), tog AS (
-            SELECT a.hand_date, a.pk AS a, b.pk AS b,
-                count(*) AS hands_together,
-                count(DISTINCT a.tk) AS sessions_together,
-                count(*) FILTER (WHERE a.vpip AND b.vpip) AS confrontations,
-                count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2) AS hu_confrontations,
-                count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2 AND nf.post_aggr = 0
-                                 AND a.wtsd AND b.wtsd) AS hu_checkdowns
-            FROM k_hp a JOIN k_hp b ON b.hk = a.hk AND b.pk <> a.pk
-            JOIN nf ON nf.hk = a.hk
+            -- per table first, then per pair: counting the tables is a plain count, not a DISTINCT
+            SELECT hand_date, a, b, CAST(sum(n) AS BIGINT) AS hands_together, count(tk) AS sessions_together,
+                CAST(sum(c1) AS BIGINT) AS confrontations, CAST(sum(c2) AS BIGINT) AS hu_confrontations,
+                CAST(sum(c3) AS BIGINT) AS hu_checkdowns
+            FROM (
+                SELECT a.hand_date, a.pk AS a, b.pk AS b, a.tk,
+                    count(*) AS n,
+                    count(*) FILTER (WHERE a.vpip AND b.vpip) AS c1,
+                    count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2) AS c2,
+                    count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2 AND nf.post_aggr = 0
+                                     AND a.wtsd AND b.wtsd) AS c3
+                FROM k_hp a JOIN k_hp b ON b.hk = a.hk AND b.pk <> a.pk
+                JOIN nf ON nf.hk = a.hk
+                GROUP BY ALL)
             GROUP BY ALL
         ), sess AS (
             SELECT hp.hand_date, hp.pk, hp.tk, min(h.started_at) AS t0, max(h.started_at) AS t1
