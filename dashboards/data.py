@@ -123,12 +123,13 @@ def flag(db: str | Path, flag_id: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-#: each table's row order within a hand (the frames hand_rows returns are sorted this way)
+#: each table's row order within a hand (the frames hand_rows returns are sorted this way): total, so
+#: the replay and the export's canonical rows never depend on which path read them
 ORDER = {
     "hands": "hand_id", "seats": "hand_id, seat_no", "actions": "hand_id, seq",
-    "hole_cards": "hand_id, player", "boards": "hand_id, board_no", "pots": "hand_id, pot_no",
-    "awards": "hand_id, pot_no, board_no, player", "reconciliation": "hand_id",
-    "violations": "hand_id, action_seq, rule_id", "action_states": "hand_id, seq",
+    "hole_cards": "hand_id, player, provenance, cards", "boards": "hand_id, board_no", "pots": "hand_id, pot_no",
+    "awards": "hand_id, pot_no, board_no, player, amount", "reconciliation": "hand_id",
+    "violations": "hand_id, action_seq, rule_id, expected, actual, message", "action_states": "hand_id, seq",
 }
 
 
