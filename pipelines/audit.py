@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ class AuditResult:
     snapshot: Path
     seconds: float
     timings: dict[str, float]
+    worker_pids: dict[str, int] = field(default_factory=dict)  # partition key -> process that built it
 
 
 def default_partition() -> str:
@@ -142,9 +143,14 @@ def _run_fanout(
             raise RuntimeError("the fan-out night failed")
         out = result.output_for_node("finish_night")
     resource = AuditResource(work=str(work), db=str(db), rulebook=rulebook)
-    timings = {f"partition {b['key']} (pid {b['pid']})": float(b["seconds"]) for b in out["partitions"]}
+    timings: dict[str, float] = {}
+    for b in out["partitions"]:
+        timings[f"partition {b['key']} (pid {b['pid']}): ingest"] = float(b["ingest_seconds"])
+        timings[f"partition {b['key']} (pid {b['pid']}): rule check"] = float(b["check_seconds"])
+    timings.update({f"finish: {k}": float(v) for k, v in out["timings"].items()})
+    pids = {str(b["key"]): int(b["pid"]) for b in out["partitions"]}
     return AuditResult(_latest_report(resource), current_snapshot(resource.serve_root),
-                       time.perf_counter() - t0, timings)
+                       time.perf_counter() - t0, timings, pids)
 
 
 def _latest_report(resource: AuditResource) -> dict[str, Any]:

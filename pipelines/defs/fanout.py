@@ -10,6 +10,7 @@ distributed executor (e.g. ``dagster-celery``) instead of ``multiprocess_executo
 
 import os
 import re
+import time
 from pathlib import Path
 
 import dagster as dg
@@ -47,19 +48,28 @@ def build_partition(context: dg.OpExecutionContext, config: NightConfig, key: st
 
     out.write_text(json.dumps([o.__dict__ for o in outcomes], sort_keys=True, default=str), encoding="utf-8")
     context.log.info(f"partition {key}: {summary.hands} hands in worker pid {os.getpid()}")
-    return {"key": key, "hands": summary.hands, "pid": os.getpid(), "seconds": round(summary.seconds, 2)}
+    return {"key": key, "hands": summary.hands, "pid": os.getpid(), "ingest_seconds": round(summary.seconds, 2),
+            "check_seconds": float(rules.metadata.get("seconds", 0.0))}
 
 
 @dg.op
 def finish_night(config: NightConfig, built: list[dict[str, object]]) -> dict[str, object]:
     """Combine partitions, detect, report and publish (single writer of the warehouse)."""
     work, db = Path(config.work), Path(config.db)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
     steps.combine_partitions(sorted((work / "parts").glob("*.duckdb")), db)
-    steps.run_detectors(db, work)
+    timings["combine"] = steps.elapsed(t0)
+    detect = steps.run_detectors(db, work)
+    timings["detect"] = float(detect.metadata.get("seconds", 0.0))
+    t0 = time.perf_counter()
     report = steps.write_run_report(db, work, steps.now_utc(), steps.collect_outcomes(work),
                                     extra={"workers": sorted({b["pid"] for b in built}, key=str)})
-    snapshot = steps.publish_snapshot(db, db.parent / "published")
-    return {"run_id": report["run_id"], "snapshot": str(snapshot), "partitions": built}
+    timings["report"] = steps.elapsed(t0)
+    t0 = time.perf_counter()
+    snapshot = steps.publish_snapshot(db, db.parent / "published", timings)
+    timings["summaries + publish"] = steps.elapsed(t0)
+    return {"run_id": report["run_id"], "snapshot": str(snapshot), "partitions": built, "timings": timings}
 
 
 @dg.job(executor_def=dg.multiprocess_executor.configured({"max_concurrent": 2}))

@@ -159,7 +159,9 @@ def test_fanout_night_runs_partitions_in_separate_worker_processes(tmp_path: Pat
     from pipelines.audit import run_audit
 
     result = run_audit([landing], tmp_path / "w.duckdb", work=tmp_path / "work", workers=2)
-    pids = {label.split("pid ")[1].rstrip(")") for label in result.timings}
-    assert len(result.timings) == 2 and len(pids) == 2 and str(os.getpid()) not in pids
+    assert sorted(result.worker_pids) == ["2026-11-28", "2026-11-29"]
+    pids = set(result.worker_pids.values())
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert {"finish: combine", "finish: detect", "finish: summaries"} <= set(result.timings)
     assert result.report["hands"] == _digest(tmp_path / "w.duckdb", "hands", "hand_id")[0] > 0
     assert result.snapshot.exists()
