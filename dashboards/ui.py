@@ -145,6 +145,21 @@ def overview(db: str) -> dict[str, int]:
     return data.overview(db)
 
 
+def paginate(df: pl.DataFrame, key: str, size: int = 200) -> pl.DataFrame:
+    """At most ``size`` rows of ``df``, with a page picker when there are more.
+
+    Why: Streamlit serialises every row of a table on every run; a queue or a pair's shared hands
+    can run to thousands of rows at 1M hands, and the reviewer reads them a screen at a time.
+    """
+    if df.height <= size:
+        return df
+    pages = -(-df.height // size)
+    page = int(st.number_input(f"Page (of {pages})", min_value=1, max_value=pages, value=1, step=1, key=key))
+    page = min(max(page, 1), pages)
+    st.caption(f"rows {(page - 1) * size + 1:,}–{min(page * size, df.height):,} of {df.height:,}")
+    return df.slice((page - 1) * size, size)
+
+
 def snapshot_caption(db: Path) -> None:
     st.caption(f"snapshot: {db.name}")
 

@@ -31,6 +31,7 @@ st.image(to_svg(chip_flow_figure(flow, [a, b])))
 st.image(to_svg(timeline_figure(data.sessions(both).to_dicts())))
 st.subheader("Shared hands")
 st.dataframe(
-    both.pivot(on="player", index=["hand_id", "table_name", "started_at"], values="net").sort("started_at"),
+    ui.paginate(both.pivot(on="player", index=["hand_id", "table_name", "started_at"], values="net")
+                .sort("started_at"), "pair_page"),
     hide_index=True,
 )

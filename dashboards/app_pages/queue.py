@@ -63,8 +63,8 @@ if isinstance(dates, tuple) and len(dates) == 2:
 
 st.write(f"{view.height} of {q.height} flags")
 st.dataframe(
-    view.select("flag_id", "score", "severity", "family", "players", "status", "assignee", "tables",
-                "n_evidence", "last_hand_at", "mode"),
+    ui.paginate(view, "queue_page").select("flag_id", "score", "severity", "family", "players", "status",
+                                           "assignee", "tables", "n_evidence", "last_hand_at", "mode"),
     hide_index=True,
     width="stretch",
 )

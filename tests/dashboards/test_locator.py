@@ -167,3 +167,22 @@ def test_summaries_built_by_another_version_are_read_through_their_definitions(r
     assert_frame_equal(data.shared_hands(old, [a, b]), data.shared_hands(real_wh, [a, b]))
     assert data.hand_rows(old, [_ids(real_wh, "SELECT min(hand_id) FROM hands")[0]])["hands"].height == 1
     data.close_all()
+
+
+def test_long_tables_are_shown_a_page_at_a_time() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    def page() -> None:
+        import polars as pl
+        import streamlit as st
+
+        from dashboards import ui
+
+        st.dataframe(ui.paginate(pl.DataFrame({"n": range(450)}), "p", size=200))
+
+    at = AppTest.from_function(page).run()
+    assert list(at.dataframe[0].value["n"]) == list(range(200))
+    assert at.caption[0].value == "rows 1–200 of 450"
+    at.number_input(key="p").set_value(3).run()
+    assert list(at.dataframe[0].value["n"]) == list(range(400, 450))
+    assert at.caption[0].value == "rows 401–450 of 450"
