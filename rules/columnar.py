@@ -151,16 +151,16 @@ def run_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None, p
     ns, na, nho = seats.num_rows, actions.num_rows, holes.num_rows
     s_player, a_player = pcodes[:ns], pcodes[ns : ns + na]
     h_player, w_player = pcodes[ns + na : ns + na + nho], pcodes[ns + na + nho :]
-    variant = hands["variant"].to_pylist()
+    variant = hands["variant"]
     flags = np.zeros(nh, np.int64)
     flags |= np.where(_valid(hands["button_seat"]), K.F_HAS_BUTTON, 0)
     betting = hands["betting"]
     flags |= np.where(_np(pc.equal(betting, "PL"), 0, np.bool_), K.F_PL, 0)
     flags |= np.where(_np(pc.equal(betting, "FL"), 0, np.bool_), K.F_FL, 0)
-    flags |= np.array([K.F_OMAHA if v.startswith("omaha") or v == "courchevel" else 0 for v in variant] or [0],
-                      np.int64)[:nh]
-    flags |= np.array([K.F_UNSUPPORTED if v.endswith("hilo") or v == "shortdeck" else 0 for v in variant] or [0],
-                      np.int64)[:nh]
+    omaha = pc.or_(pc.starts_with(variant, "omaha"), pc.equal(variant, "courchevel"))
+    flags |= np.where(_np(omaha, 0, np.bool_), K.F_OMAHA, 0)
+    odd = pc.or_(pc.ends_with(variant, "hilo"), pc.equal(variant, "shortdeck"))  # hi-lo, short deck: Python
+    flags |= np.where(_np(odd, 0, np.bool_), K.F_UNSUPPORTED, 0)
     gtype = hands["game_type"]
     flags |= np.where(_np(pc.equal(gtype, "tournament"), 0, np.bool_), K.F_TOURN, 0)
     flags |= np.where(_np(pc.equal(gtype, "cash"), 0, np.bool_), K.F_CASH, 0)
@@ -309,7 +309,10 @@ def check_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None,
     # the cross-hand checks read tournament hands under dead-button rulebooks (Python)
     dead_books = {b for b in set(w.books) if load_profile(b).dead_button}
     tourn = np.asarray(pc.equal(w.hands["game_type"], "tournament").to_numpy(zero_copy_only=False), np.bool_)
-    seq_mask = tourn & np.array([b in dead_books for b in w.books], np.bool_) if len(ids) else tourn
+    if dead_books and len(ids):
+        seq_mask = tourn & np.array([b in dead_books for b in w.books], np.bool_)
+    else:
+        seq_mask = np.zeros(len(ids), np.bool_)
     need = np.flatnonzero(w.bail | seq_mask)
     rebuilt = _hands_of(w.tables, rn0[need]) if len(need) else []
     by_ix = dict(zip(need.tolist(), rebuilt, strict=True))

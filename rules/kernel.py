@@ -109,9 +109,10 @@ def _suit(b: int) -> int:
 
 
 @njit(cache=True)
-def eval5(c: np.ndarray) -> int:
-    """Strength of five distinct cards, higher is better (same order as phevaluator's ranks)."""
-    cnt = np.zeros(13, np.int64)
+def eval5(c: np.ndarray, cnt: np.ndarray) -> int:
+    """Strength of five distinct cards, higher is better (same order as phevaluator's ranks);
+    ``cnt``: 13 slots of scratch."""
+    cnt[:13] = 0
     flush = True
     s0 = c[0] % 4
     for j in range(5):
@@ -167,9 +168,14 @@ def eval5(c: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def best_high(hole: np.ndarray, nh: int, board: np.ndarray, nb: int, omaha: bool) -> int:
-    """``rules.cards.best_high`` (as a higher-is-better score): holdem any five, Omaha two + three."""
-    five = np.empty(5, np.int64)
+def best_high(hole: np.ndarray, nh: int, board: np.ndarray, nb: int, omaha: bool,
+              scratch: np.ndarray | None = None) -> int:
+    """``rules.cards.best_high`` (as a higher-is-better score): holdem any five, Omaha two + three.
+    ``scratch``: a (3, >= 32) int64 work array (allocated here when not given)."""
+    if scratch is None:
+        scratch = np.empty((3, 32), np.int64)
+    five = scratch[0]
+    cnt = scratch[1]
     best = -1
     if omaha:
         for a in range(nh):
@@ -182,11 +188,11 @@ def best_high(hole: np.ndarray, nh: int, board: np.ndarray, nb: int, omaha: bool
                             five[2] = board[x]
                             five[3] = board[y]
                             five[4] = board[z]
-                            v = eval5(five)
+                            v = eval5(five, cnt)
                             if v > best:
                                 best = v
         return best
-    allc = np.empty(nh + nb, np.int64)
+    allc = scratch[2]
     for a in range(nh):
         allc[a] = hole[a]
     for a in range(nb):
@@ -202,7 +208,7 @@ def best_high(hole: np.ndarray, nh: int, board: np.ndarray, nb: int, omaha: bool
                         five[2] = allc[x]
                         five[3] = allc[y]
                         five[4] = allc[z]
-                        v = eval5(five)
+                        v = eval5(five, cnt)
                         if v > best:
                             best = v
     return best
@@ -263,9 +269,17 @@ def check_window(
     o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, bail: np.ndarray,
 ) -> None:
     """Replay and check every hand of the window; ``bail[h]`` marks the hands Python must check."""
+    width = MAX_RING + 2
+    for h in range(a_off.shape[0] - 1):
+        width = max(width, a_off[h + 1] - a_off[h], s_off[h + 1] - s_off[h])
+    iw = np.empty((24, max(width, 64)), np.int64)  # per-hand work rows, allocated once per window
+    bw = np.empty((8, max(width, 64)), np.bool_)
+    pot_el = np.empty((MAX_RING + 2, MAX_RING), np.bool_)
+    hand_cards = np.empty((MAX_RING, MAXC), np.int64)
     for h in range(a_off.shape[0] - 1):
         bail[h] = _one_hand(
-            h, a_off, s_off, h_off, b_off, w_off, flags, button, sb_lvl, bb_lvl, site_rake, site_fees, site_total,
+            iw, bw, pot_el, hand_cards, h, a_off, s_off, h_off, b_off, w_off, flags, button, sb_lvl, bb_lvl,
+            site_rake, site_fees, site_total,
             site_added, prof_of, params, max_rake_pct, a_seq, a_street, a_player, a_kind, a_amount, a_allin,
             a_contrib, a_text, a_cards, a_ncards, a_bad, s_no, s_player, s_stack, s_out, s_final, s_has_final, h_player,
             h_cards, h_ncards, h_bad, b_cards, b_ncards, b_bad, w_player, w_amount, o_emit, o_street, o_ring, o_n,
@@ -279,7 +293,8 @@ def check_window(
 
 @njit(cache=True, nogil=True)
 def _one_hand(
-    h: int, a_off: np.ndarray, s_off: np.ndarray, h_off: np.ndarray, b_off: np.ndarray, w_off: np.ndarray,
+    iw: np.ndarray, bw: np.ndarray, pot_el: np.ndarray, hand_cards: np.ndarray, h: int,
+    a_off: np.ndarray, s_off: np.ndarray, h_off: np.ndarray, b_off: np.ndarray, w_off: np.ndarray,
     flags: np.ndarray, button: np.ndarray, sb_lvl: np.ndarray, bb_lvl: np.ndarray, site_rake: np.ndarray,
     site_fees: np.ndarray, site_total: np.ndarray, site_added: np.ndarray, prof_of: np.ndarray, params: np.ndarray,
     max_rake_pct: int,
@@ -314,8 +329,8 @@ def _one_hand(
             if s_player[t] == s_player[s] or s_no[t] == s_no[s]:
                 return True
     nring = 0
-    ring_seat = np.empty(MAX_RING, np.int64)  # seat row of each ring member
-    acting_seat = np.full(a1 - a0, -1, np.int64)
+    ring_seat = iw[0]  # seat row of each ring member
+    acting_seat = iw[1]
     for r in range(a0, a1):
         if a_bad[r]:
             return True
@@ -328,7 +343,7 @@ def _one_hand(
             return True  # a player with no seat
         acting_seat[r - a0] = found
     # seats of acting players, ordered by seat number
-    cand = np.empty(s1 - s0, np.int64)
+    cand = iw[2]
     nc = 0
     for s in range(s0, s1):
         used = False
@@ -341,15 +356,21 @@ def _one_hand(
             nc += 1
     if nc == 0 or nc > MAX_RING:
         return True
-    order = np.argsort(s_no[cand[:nc]], kind="mergesort")
+    for k in range(1, nc):  # insertion sort by seat number (seat numbers are distinct here)
+        x = cand[k]
+        j = k - 1
+        while j >= 0 and s_no[cand[j]] > s_no[x]:
+            cand[j + 1] = cand[j]
+            j -= 1
+        cand[j + 1] = x
     btn = button[h]
     for k in range(nc):
-        s = cand[order[k]]
+        s = cand[k]
         if s_no[s] > btn:
             ring_seat[nring] = s
             nring += 1
     for k in range(nc):
-        s = cand[order[k]]
+        s = cand[k]
         if s_no[s] <= btn:
             ring_seat[nring] = s
             nring += 1
@@ -362,22 +383,30 @@ def _one_hand(
                 live_btn = True
         if not live_btn:
             return True
-    ring_of = np.empty(a1 - a0, np.int64)
+    ring_of = iw[3]
     for r in range(a1 - a0):
         for k in range(n):
             if ring_seat[k] == acting_seat[r]:
                 ring_of[r] = k
-    stacks = np.empty(n, np.int64)
+    stacks = iw[4, :n]
+    behind = iw[5, :n]
+    contributed = iw[6, :n]
+    street_bet = iw[7, :n]
+    dead = iw[8, :n]
+    level = iw[9, :n]
+    acted_ctr = iw[10, :n]
+    folded = bw[0, :n]
+    allin = bw[1, :n]
     for k in range(n):
         stacks[k] = s_stack[ring_seat[k]]
-    behind = stacks.copy()
-    contributed = np.zeros(n, np.int64)
-    street_bet = np.zeros(n, np.int64)
-    folded = np.zeros(n, np.bool_)
-    dead = np.zeros(n, np.int64)
-    allin = np.zeros(n, np.bool_)
-    level = np.full(n, NONE, np.int64)
-    acted_ctr = np.zeros(n, np.int64)
+        behind[k] = stacks[k]
+        contributed[k] = 0
+        street_bet[k] = 0
+        dead[k] = 0
+        level[k] = NONE
+        acted_ctr[k] = 0
+        folded[k] = False
+        allin[k] = False
     # ---- blinds: levels, and the forced-bet checks' conditions --------------------------------
     bb = bb_lvl[h]
     n_bb = 0
@@ -652,7 +681,8 @@ def _one_hand(
     if bo1 - bo0 > 1:
         return True  # run it twice: Python
     ho0, ho1 = h_off[h], h_off[h + 1]
-    owner = np.full(52, -1, np.int64)
+    owner = iw[11, :52]
+    owner[:] = -1
     for x in range(ho0, ho1):
         if h_bad[x]:
             return True
@@ -687,7 +717,8 @@ def _one_hand(
     # ---- pots and showdown (rules.pots.check_pots) ----
     if not has_awards:
         return False
-    actual = np.zeros(n, np.int64)
+    actual = iw[12, :n]
+    actual[:] = 0
     for w in range(w0, w1):
         k = -1
         for q in range(n):
@@ -696,7 +727,8 @@ def _one_hand(
         if k < 0:
             return True  # awarded to a stranger
         actual[k] += w_amount[w]
-    fold2 = folded.copy()
+    fold2 = bw[2, :n]
+    fold2[:] = folded
     for r in range(a0, a1):
         if a_kind[r] == K_MUCK and not a_text[r]:
             fold2[ring_of[r - a0]] = True
@@ -705,17 +737,20 @@ def _one_hand(
         if not fold2[q]:
             everyone_out = False
     if everyone_out:
-        fold2 = folded.copy()
+        fold2[:] = folded
     for q in range(n):
         if fold2[q] and actual[q] > 0 and folded[q]:
             return True
-    live = contributed - dead
+    live = iw[13, :n]
+    for q in range(n):
+        live[q] = contributed[q] - dead[q]
     dead_sum = site_added[h]
     for q in range(n):
         dead_sum += dead[q]
     omaha = (fl & F_OMAHA) != 0
     need = 4 if omaha else 2
-    expected_w = np.zeros(n, np.int64)
+    expected_w = iw[14, :n]
+    expected_w[:] = 0
     if params[pr, P_ODD_ONE]:
         unit = 1
     else:
@@ -726,7 +761,7 @@ def _one_hand(
             g = _gcd(g, a_contrib[r])
         unit = g if g else 1
     # pots by live contribution level (rules.pots.build_pots)
-    caps = np.empty(n, np.int64)
+    caps = iw[15]
     ncap = 0
     for q in range(n):
         if not fold2[q] and live[q] > 0:
@@ -737,9 +772,15 @@ def _one_hand(
             if not dup:
                 caps[ncap] = live[q]
                 ncap += 1
-    caps = np.sort(caps[:ncap])
-    pot_amt = np.zeros(ncap + 2, np.int64)
-    pot_el = np.zeros((ncap + 2, n), np.bool_)
+    for k in range(1, ncap):  # insertion sort (distinct levels)
+        x = caps[k]
+        j = k - 1
+        while j >= 0 and caps[j] > x:
+            caps[j + 1] = caps[j]
+            j -= 1
+        caps[j + 1] = x
+    pot_amt = iw[16]
+    pot_amt[: ncap + 2] = 0
     npots = 0
     prev = 0
     for t in range(ncap):
@@ -748,7 +789,7 @@ def _one_hand(
         for q in range(n):
             if live[q] > prev:
                 amount += (live[q] if live[q] < cp else cp) - prev
-        el = np.zeros(n, np.bool_)
+        el = bw[3, :n]
         for q in range(n):
             el[q] = not fold2[q] and live[q] >= cp
         if amount:
@@ -762,7 +803,7 @@ def _one_hand(
                 pot_amt[npots - 1] += amount
             else:
                 pot_amt[npots] = amount
-                pot_el[npots] = el
+                pot_el[npots, :n] = el
                 npots += 1
         prev = cp
     rest = 0
@@ -782,16 +823,19 @@ def _one_hand(
         else:
             for t in range(npots, 0, -1):
                 pot_amt[t] = pot_amt[t - 1]
-                pot_el[t] = pot_el[t - 1]
+                pot_el[t, :n] = pot_el[t - 1, :n]
             pot_amt[0] = dead_sum
             for q in range(n):
                 pot_el[0, q] = not fold2[q]
             npots += 1
     # known cards: fully tabled hands (hole rows, then shows override)
-    have = np.zeros(n, np.bool_)
-    hand_cards = np.zeros((n, MAXC), np.int64)
-    hand_n = np.zeros(n, np.int64)
-    board = np.empty(MAXC, np.int64)
+    have = bw[4, :n]
+    have[:] = False
+    hand_n = iw[17, :n]
+    hand_n[:] = 0
+    board = iw[18]
+    ranks = iw[19, :n]
+    ev = iw[20:23]
     nb = 0
     read = False
     decidable = True
@@ -829,10 +873,10 @@ def _one_hand(
             decidable = False
             continue
         best = -1
-        ranks = np.full(n, -1, np.int64)
+        ranks[:] = -1
         for q in range(n):
             if pot_el[t, q]:
-                ranks[q] = best_high(hand_cards[q], hand_n[q], board, nb, omaha)
+                ranks[q] = best_high(hand_cards[q], hand_n[q], board, nb, omaha, ev)
                 if ranks[q] > best:
                     best = ranks[q]
         nw = 0
