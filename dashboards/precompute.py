@@ -41,21 +41,22 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         "score DESC, flag_id",
     ),
     # one row per (player, hand) with the player's net result: the player, pair and case pages.
-    # Why one UNION ALL aggregate over the non-zero contributions (not two GROUP BYs joined to seats):
-    # a single hash aggregate on (hand, player) over ~half the actions is the cheapest pass at 1M
-    # hands; pkey (a hash of the player) is the sort key because DuckDB keeps only 8-byte prefixes of
-    # strings in its zone maps, so sorting by name would not let a lookup skip row groups
+    # Why one aggregate over only the rows that move money (non-zero contributions and awards, about
+    # half the actions), joined to the seats: the (hand, player) aggregate is the costliest step at
+    # 1M hands and this keeps its input and group count smallest. pkey (a hash of the player) is the
+    # sort key because DuckDB keeps only 8-byte prefixes of strings in its zone maps, so sorting by
+    # name would not let a lookup skip row groups
     "dash_seat": (
         ("seats", "hands", "actions", "awards"),
         """
-        WITH m AS (SELECT hand_id, player, sum(v) AS net
-                   FROM (SELECT hand_id, player, 0::BIGINT AS v FROM seats
-                         UNION ALL SELECT hand_id, player, -contribution FROM actions WHERE contribution <> 0
+        WITH m AS (SELECT hand_id, player, sum(v) AS v
+                   FROM (SELECT hand_id, player, -contribution AS v FROM actions WHERE contribution <> 0
                          UNION ALL SELECT hand_id, player, amount FROM awards)
                    GROUP BY hand_id, player)
-        SELECT hash(m.player) AS pkey, m.player, m.hand_id, h.table_name, h.started_at, h.currency, h.unit_scale,
-               CAST(m.net AS BIGINT) AS net
-        FROM m JOIN hands h USING (hand_id)
+        SELECT hash(s.player) AS pkey, s.player, s.hand_id, h.table_name, h.started_at, h.currency, h.unit_scale,
+               CAST(coalesce(m.v, 0) AS BIGINT) AS net
+        FROM seats s JOIN hands h USING (hand_id)
+        LEFT JOIN m ON m.hand_id = s.hand_id AND m.player = s.player
         """,
         "pkey",
     ),
