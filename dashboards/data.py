@@ -10,7 +10,7 @@ export and the bench use the same queries.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,39 +163,69 @@ def _sorted(df: pl.DataFrame, table: str) -> pl.DataFrame:
     return df.sort([c.strip() for c in ORDER[table].split(",")], nulls_last=True, maintain_order=True)
 
 
+#: hands per located read (one UNION ALL of rowid ranges per table and chunk)
+LOC_CHUNK = 64
+
+
 def _located_rows(con: duckdb.DuckDBPyConnection, ids: list[str],
                   tables: list[str]) -> dict[str, dict[str, pl.DataFrame]]:
     """Rows of each hand the locator covers, read by rowid range; a hand whose rows do not all come
-    back (the file changed after the locator was built) is left out, so the caller scans for it."""
+    back (the file changed after the locator was built) is left out, so the caller scans for it.
+
+    One query per table and chunk of hands (a UNION ALL of pruned range scans), not one per hand.
+    """
     out: dict[str, dict[str, pl.DataFrame]] = {}
+    for k in range(0, len(ids), LOC_CHUNK):
+        out.update(_located_chunk(con, ids[k : k + LOC_CHUNK], tables))
+    return out
+
+
+def _located_chunk(con: duckdb.DuckDBPyConnection, ids: list[str],
+                   tables: list[str]) -> dict[str, dict[str, pl.DataFrame]]:
     if not ids:
-        return out
-    cols = {c for (c,) in con.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'dash_hand_loc'").fetchall()}
-    marks = " OR ".join("(hkey = hash(?::VARCHAR) AND hand_id = ?)" for _ in ids)
-    locs = con.execute(f"SELECT * FROM dash_hand_loc WHERE {marks}", [x for h in ids for x in (h, h)]).pl()
-    empty: dict[str, pl.DataFrame] = {}
-    for loc in locs.iter_rows(named=True):
-        hand_id = loc["hand_id"]
-        frames: dict[str, pl.DataFrame] = {}
-        for table in tables:
-            if f"{table}_n" not in cols:  # not located (violations): a filtered scan of a small table
-                frames[table] = _frame(con, f"SELECT * FROM {table} WHERE hand_id = ? ORDER BY {ORDER[table]}",
-                                       [hand_id])
-                continue
-            if loc[f"{table}_n"] is None:
-                if table not in empty:
-                    empty[table] = _frame(con, f"SELECT * FROM {table} LIMIT 0")
-                frames[table] = empty[table]
-                continue
-            # the id is filtered here, not in SQL: given both, DuckDB filters the id column first
-            df = _frame(con, f"SELECT * FROM {table} WHERE rowid BETWEEN ? AND ?",
-                        [loc[f"{table}_lo"], loc[f"{table}_hi"]]).filter(pl.col("hand_id") == hand_id)
-            if df.height != loc[f"{table}_n"]:
-                break
-            frames[table] = _sorted(df, table)
+        return {}
+    locs = con.execute(
+        " UNION ALL ".join("SELECT * FROM dash_hand_loc WHERE hkey = hash(?::VARCHAR) AND hand_id = ?" for _ in ids),
+        [x for h in ids for x in (h, h)],
+    ).pl()
+    found = locs["hand_id"].to_list()
+    if not found:
+        return {}
+    good = set(found)
+    parts: dict[str, dict[str, pl.DataFrame]] = {}
+    for table in tables:
+        if f"{table}_n" not in locs.columns:  # not located (violations): a filtered scan of a small table
+            df = _frame(con, f"SELECT * FROM {table} WHERE hand_id IN (SELECT unnest(?::VARCHAR[]))"
+                             f" ORDER BY {ORDER[table]}", [found])
         else:
-            out[hand_id] = frames
+            spans = locs.filter(pl.col(f"{table}_n").is_not_null())
+            if spans.is_empty():
+                df = _frame(con, f"SELECT * FROM {table} LIMIT 0")
+            else:
+                ranges = _merged(spans.select(f"{table}_lo", f"{table}_hi").iter_rows())
+                # the ids are filtered here, not in SQL: given both, DuckDB filters the id column first
+                df = _frame(con, " UNION ALL ".join(f"SELECT * FROM {table} WHERE rowid BETWEEN ? AND ?"
+                                                    for _ in ranges), [x for r in ranges for x in r])
+                df = df.filter(pl.col("hand_id").is_in(found))
+            got = dict(df.group_by("hand_id").len().iter_rows())
+            for hand_id, n in locs.select("hand_id", f"{table}_n").iter_rows():
+                if got.get(hand_id, 0) != (n or 0):
+                    good.discard(hand_id)
+        by_hand = df.partition_by("hand_id", as_dict=True, maintain_order=True) if df.height else {}
+        empty = df.clear()
+        for hand_id in found:
+            parts.setdefault(hand_id, {})[table] = _sorted(by_hand.get((hand_id,), empty), table)
+    return {h: parts[h] for h in found if h in good}
+
+
+def _merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping or touching rowid ranges joined, so no row is read twice."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
     return out
 
 

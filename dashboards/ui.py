@@ -24,7 +24,15 @@ def config() -> settings.Settings:
 
 
 def store() -> ReviewStore:
-    return ReviewStore(config().review_db)
+    return _store(str(config().review_db))
+
+
+@st.cache_resource(show_spinner=False)
+def _store(path: str) -> ReviewStore:
+    """One ReviewStore per file and server process: its constructor runs the schema script (WAL,
+    tables, append-only triggers), ~50 ms that every page run paid; its calls open their own
+    short connections, so sharing it between sessions is safe."""
+    return ReviewStore(path)
 
 
 def snapshot() -> Path:
@@ -82,6 +90,7 @@ def warm_up() -> str:
     import pandas  # noqa: F401
     import pyarrow.compute  # noqa: F401
 
+    from dashboards import drawing, evidence  # noqa: F401  (the case page's figures and export)
     from rules import view  # noqa: F401  (the import is the warm-up)
     from rules.profiles import PROFILE_NAMES, load_mapping, load_profile, seed_anchors
 

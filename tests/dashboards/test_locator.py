@@ -186,3 +186,7 @@ def test_long_tables_are_shown_a_page_at_a_time() -> None:
     at.number_input(key="p").set_value(3).run()
     assert list(at.dataframe[0].value["n"]) == list(range(400, 450))
     assert at.caption[0].value == "rows 401–450 of 450"
+
+
+def test_rowid_ranges_are_merged_so_no_row_is_read_twice() -> None:
+    assert data._merged([(10, 12), (0, 4), (5, 7), (11, 20), (30, 30)]) == [(0, 7), (10, 20), (30, 30)]
