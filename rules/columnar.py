@@ -159,7 +159,9 @@ def run_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None, p
     flags |= np.where(_np(pc.equal(betting, "FL"), 0, np.bool_), K.F_FL, 0)
     omaha = pc.or_(pc.starts_with(variant, "omaha"), pc.equal(variant, "courchevel"))
     flags |= np.where(_np(omaha, 0, np.bool_), K.F_OMAHA, 0)
-    odd = pc.or_(pc.ends_with(variant, "hilo"), pc.equal(variant, "shortdeck"))  # hi-lo, short deck: Python
+    # hi-lo, short deck, Split Hold'em, PokerStars CAP games (a capped player is all-in): Python
+    odd = pc.or_(pc.or_(pc.ends_with(variant, "hilo"), pc.equal(variant, "shortdeck")),
+                 pc.or_(pc.equal(variant, "holdem_split"), pc.equal(betting, "CAP")))
     flags |= np.where(_np(odd, 0, np.bool_), K.F_UNSUPPORTED, 0)
     gtype = hands["game_type"]
     flags |= np.where(_np(pc.equal(gtype, "tournament"), 0, np.bool_), K.F_TOURN, 0)

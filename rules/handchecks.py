@@ -516,7 +516,7 @@ def check_run_twice(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     """RUN_TWICE.GAME_TYPE / POT_THRESHOLD / TIMING on hands with more than one board."""
     boards = sorted(hand.boards, key=lambda b: b.board_no)
     runs = len(boards)
-    if runs < 2:
+    if runs < 2 or hand.variant == "holdem_split":  # Split Hold'em deals two boards by design
         return []
     hid = hand.hand_id
     out: list[Finding] = []

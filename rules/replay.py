@@ -245,6 +245,11 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     for q in out_of_hand:
         folded[q] = True
     allin = [False] * n
+    # PokerStars CAP games: a player who reaches the cap is treated as all-in (the parser writes the
+    # site's "has reached the $X cap" as Action.all_in) though chips remain behind; an uncalled
+    # return does not undo it
+    cap_game = hand.betting == "CAP"
+    capped = [False] * n
     level = [_NONE] * n  # B when the player last acted on this street
     acted_ctr = [0] * n  # reopen counter when the player last acted on this street
     states: list[ActionState] = []
@@ -423,7 +428,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             contributed[i] += c
             street_bet[i] += c
             pot += c
-            if behind[i] > 0:
+            if behind[i] > 0 and not capped[i]:
                 allin[i] = False
             continue
         else:
@@ -673,8 +678,11 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             contributed[i] += c
             street_bet[i] += c
             pot += c
-        if behind[i] <= 0 and kind is not _K_FOLD and kind is not _K_CHECK:
-            allin[i] = True
+        if kind is not _K_FOLD and kind is not _K_CHECK:
+            if behind[i] <= 0:
+                allin[i] = True
+            elif cap_game and _ai:
+                allin[i] = capped[i] = True
         level[i] = B
         acted_ctr[i] = reopen_ctr
         emit(

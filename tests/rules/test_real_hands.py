@@ -762,22 +762,6 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
         SITE_NO_UNCALLED,
     ),
     (
-        "pokerstars:133974380110",
-        "RUN_TWICE.TIMING",
-        None,
-        "someone all-in and called",
-        "no player all-in",
-        CHECKER_CAP_ALLIN,
-    ),
-    (
-        "pokerstars:184487904738",
-        "RUN_TWICE.TIMING",
-        None,
-        "someone all-in and called",
-        "no player all-in",
-        CHECKER_SPLIT_BOARDS,
-    ),
-    (
         "pokerstars:2344646393",
         "BLIND.HEADSUP_BUTTON",
         None,
