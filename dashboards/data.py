@@ -316,7 +316,8 @@ def shared_hands(db: str | Path, players: Sequence[str]) -> pl.DataFrame:
     """Hands where at least two of ``players`` were seated: one row per such player and hand.
 
     Why one pruned lookup per player: ``dash_seat`` is sorted by a hash of the player, so each
-    lookup reads a row group or two, not six million rows.
+    lookup reads a row group or two, not six million rows; the shared hands' ids come from their
+    rows in ``hands`` (``hr``: the summary stores no id strings).
     """
     ps = sorted(set(players))
     if len(ps) < 2:
@@ -324,14 +325,15 @@ def shared_hands(db: str | Path, players: Sequence[str]) -> pl.DataFrame:
     with connect(db) as con:
         src = source(con, "dash_seat")
         mine = " UNION ALL ".join(
-            f"SELECT hand_id, table_name, started_at, player, net FROM {src} WHERE {BY_PLAYER}" for _ in ps)
+            f"SELECT hr, table_name, started_at, player, net FROM {src} WHERE {BY_PLAYER}" for _ in ps)
         out = _frame(
             con,
             f"""
             WITH mine AS ({mine}),
-            together AS (SELECT hand_id FROM mine GROUP BY hand_id HAVING count(DISTINCT player) >= 2)
-            SELECT * FROM mine WHERE hand_id IN (SELECT hand_id FROM together)
-            ORDER BY started_at, hand_id, player
+            together AS (SELECT hr FROM mine GROUP BY hr HAVING count(DISTINCT player) >= 2)
+            SELECT h.hand_id, m.table_name, m.started_at, m.player, m.net
+            FROM mine m SEMI JOIN together USING (hr) JOIN hands h ON h.rowid = m.hr
+            ORDER BY m.started_at, h.hand_id, m.player
             """,
             [x for p in ps for x in (p, p)],
         )

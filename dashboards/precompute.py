@@ -11,13 +11,15 @@ snapshot has no summaries, so both paths mean exactly the same thing (see ``sour
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import duckdb
 
 #: bumped whenever a summary's columns or sort key change: a snapshot whose dash_* tables were built
-#: by another version is read through the inline definitions instead (never a missing column)
-SUMMARY_VERSION = "2"
+#: by another version (or whose tables changed since) is read through the inline definitions instead
+#: (never a missing column, never a stale row)
+SUMMARY_VERSION = "3"
 
 #: the tables whose rows of one hand the replayer and the export read through ``dash_hand_loc``
 #: (violations are few: a filtered scan of them is as fast)
@@ -43,9 +45,11 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
     # one row per (player, hand) with the player's net result: the player, pair and case pages.
     # Why one aggregate over only the rows that move money (non-zero contributions and awards, about
     # half the actions), joined to the seats: the (hand, player) aggregate is the costliest step at
-    # 1M hands and this keeps its input and group count smallest. pkey (a hash of the player) is the
-    # sort key because DuckDB keeps only 8-byte prefixes of strings in its zone maps, so sorting by
-    # name would not let a lookup skip row groups
+    # 1M hands and this keeps its input and group count smallest. The hand is kept as its row in
+    # ``hands`` (hr, resolved to hand_id by the pages for the few hands they show): writing 6.5M
+    # hand id strings cost ~3 CPU-s of the publish step. pkey (a hash of the player) is the sort key
+    # because DuckDB keeps only 8-byte prefixes of strings in its zone maps, so sorting by name would
+    # not let a lookup skip row groups
     "dash_seat": (
         ("seats", "hands", "actions", "awards"),
         """
@@ -53,9 +57,10 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
                    FROM (SELECT hand_id, player, -contribution AS v FROM actions WHERE contribution <> 0
                          UNION ALL SELECT hand_id, player, amount FROM awards)
                    GROUP BY hand_id, player)
-        SELECT hash(s.player) AS pkey, s.player, s.hand_id, h.table_name, h.started_at, h.currency, h.unit_scale,
+        SELECT hash(s.player) AS pkey, s.player, h.hr, h.table_name, h.started_at, h.currency, h.unit_scale,
                CAST(coalesce(m.v, 0) AS BIGINT) AS net
-        FROM seats s JOIN hands h USING (hand_id)
+        FROM seats s JOIN (SELECT rowid AS hr, hand_id, table_name, started_at, currency, unit_scale FROM hands) h
+             USING (hand_id)
         LEFT JOIN m ON m.hand_id = s.hand_id AND m.player = s.player
         """,
         "pkey",
@@ -127,17 +132,55 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
 
 def _has(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     row = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = ? AND table_schema = 'main'", [name]
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND schema_name = 'main'"
+        " AND database_name = current_database()", [name]
     ).fetchone()
     return bool(row and row[0])
 
 
+#: tables whose row counts the summaries record: a file written to after the build (rows added or
+#: deleted, rowids possibly moved by a checkpoint) no longer matches and is read live instead
+COUNTED = ("hands", "seats", "actions", "awards", "violations")
+
+#: (file, inode, mtime) -> the file's summaries are current; a snapshot is immutable once published
+#: and a changed file has a new mtime, so each file is checked once per process, not per query
+_CURRENT: dict[tuple[str, int, int], bool] = {}
+
+
+def _counts_sql(con: duckdb.DuckDBPyConnection) -> str:
+    return " || ',' || ".join(f"(SELECT count(*) FROM {t})::VARCHAR" if _has(con, t) else "'-'" for t in COUNTED)
+
+
+def _file_key(con: duckdb.DuckDBPyConnection) -> tuple[str, int, int] | None:
+    row = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+    if not row or not row[0]:
+        return None
+    try:
+        st = os.stat(row[0])
+    except OSError:
+        return None
+    return (str(row[0]), st.st_ino, st.st_mtime_ns)
+
+
 def _current(con: duckdb.DuckDBPyConnection) -> bool:
-    """This snapshot's dash_* tables were built by this SUMMARY_VERSION."""
-    if not _has(con, "dash_meta"):
+    """This snapshot's dash_* tables were built by this SUMMARY_VERSION from the rows it holds now."""
+    key = _file_key(con)
+    if key is not None and key in _CURRENT:
+        return _CURRENT[key]
+    ok = _check_current(con)
+    if key is not None:
+        _CURRENT[key] = ok
+    return ok
+
+
+def _check_current(con: duckdb.DuckDBPyConnection) -> bool:
+    cols = {c for (c,) in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dash_meta' AND schema_name = 'main'"
+        " AND database_name = current_database()").fetchall()}
+    if not {"version", "counts"} <= cols:
         return False
-    row = con.execute("SELECT max(version) FROM dash_meta").fetchone()
-    return bool(row and row[0] == SUMMARY_VERSION)
+    row = con.execute(f"SELECT max(version), max(counts) = {_counts_sql(con)} FROM dash_meta").fetchone()
+    return bool(row and row[0] == SUMMARY_VERSION and row[1])
 
 
 def materialised(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -186,8 +229,8 @@ def _build(con: duckdb.DuckDBPyConnection) -> None:
         refs = {dep: dep for dep in SUMMARIES if "{" + dep + "}" in sql}
         con.execute(f"CREATE TABLE {name} AS SELECT * FROM ({sql.format(**refs)}) ORDER BY {order}")
     _build_locator(con)
-    con.execute("CREATE OR REPLACE TABLE dash_meta AS SELECT ?::VARCHAR AS version, now() AS built_at",
-                [SUMMARY_VERSION])
+    con.execute(f"CREATE OR REPLACE TABLE dash_meta AS SELECT ?::VARCHAR AS version, {_counts_sql(con)} AS counts,"
+                " now() AS built_at", [SUMMARY_VERSION])
 
 
 def _build_locator(con: duckdb.DuckDBPyConnection) -> None:
