@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 SQRT2 = math.sqrt(2.0)
 
 
@@ -108,21 +108,30 @@ EVIDENCE_SQL: dict[str, str] = {
         )
         SELECT x.flag_key, x.hand_id, max(x.v * CASE WHEN x.loser = d.dumper THEN 4 ELSE 1 END) AS s
         FROM x JOIN d USING (flag_key) GROUP BY ALL""",
-    # re-raise sequences around third players, most squeezed players first; then no-contest folds
+    # re-raise sequences over a caller in between (the squeeze itself) first, then the heads-up folds
+    # to the partner that the player's own baseline did not predict (p_fold < 0.6: not contesting),
+    # then re-raise sequences without a caller, then any other heads-up fold to the partner
     "squeeze": """
         SELECT flag_key, hand_id, max(s) AS s FROM (
-            SELECT f.flag_key, q.hand_id, 10 + q.third_folds + 2 * q.callers_squeezed AS s
+            SELECT f.flag_key, q.hand_id,
+                   CASE WHEN q.callers_squeezed >= 1 THEN 30 + q.callers_squeezed ELSE 10 - 0.1 * q.third_folds END
+                   AS s
             FROM _fp f JOIN psq q ON (q.a = f.a AND q.b = f.b) OR (q.a = f.b AND q.b = f.a)
             UNION ALL
-            SELECT f.flag_key, p.hand_id, 5 + p.fold::INT - p.p_fold AS s
+            SELECT f.flag_key, p.hand_id, CASE WHEN p.p_fold < 0.6 THEN 20 ELSE 5 END + 1 - p.p_fold AS s
             FROM _fp f JOIN pdec p ON ((p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a))
             WHERE p.grp LIKE 'hu_%' AND p.fold
         ) GROUP BY ALL""",
-    # folds while the other (live) held the stronger hand, strongest folded hands first
+    # folds facing a bet while the other (live) held a stronger hand: the less the folder's own
+    # baseline in that spot folds (7x), the stronger the other's hand is known to be (+1.3), and the
+    # cheaper the price of calling (-4x the share of the pot), the less an honest fold explains it
     "card_sharing": """
-        SELECT f.flag_key, c.hand_id, max(1 - c.p_fold) AS s
+        SELECT f.flag_key, c.hand_id,
+            max(7 * (1 - c.p_fold) + 1.3 * c.b_stronger::INT
+                - 4 * coalesce(d.to_call / (d.pot_before + d.to_call + 1.0), 0.5)) AS s
         FROM _fp f JOIN pcs c ON (c.a = f.a AND c.b = f.b) OR (c.a = f.b AND c.b = f.a)
-        WHERE c.fold AND c.b_stronger GROUP BY ALL""",
+        LEFT JOIN dec d ON d.hand_id = c.hand_id AND d.player = c.a AND d.fold
+        WHERE c.fold AND c.facing GROUP BY ALL""",
 }
 
 

@@ -22,17 +22,18 @@ import numpy as np
 import polars as pl
 from sklearn.ensemble import HistGradientBoostingClassifier, IsolationForest
 
+from detectors import pairfx
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
 
-MODEL_VERSION = "pair-hgb-1.1"
+MODEL_VERSION = "pair-hgb-1.2"
 CLASSES = ("none", *FAMILIES)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
 
 def model_features() -> list[str]:
     return [*feature_columns(), *(f"r_{f}" for f in FAMILIES), "log_conf", "log_hu_conf",
-            "conc_min", "conc_max", "join_rate", "left_rate"]
+            "conc_min", "conc_max", "join_rate", "left_rate", *pairfx.FEATURES]
 
 
 def with_exposure(u: pl.DataFrame) -> pl.DataFrame:

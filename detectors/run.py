@@ -19,7 +19,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from detectors import allin, features, graph, learn, pairs, stats
+from detectors import allin, features, graph, learn, pairfx, pairs, stats
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 
 DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly")} | {
@@ -91,8 +91,15 @@ def compute(con: duckdb.DuckDBPyConnection, params: Params) -> pl.DataFrame:
     allin.build_allin_ev(con)
     stats.player_stats(con)
     stats.pair_stats(con)
-    u = pairs.unordered(pairs.directional(pairs.summed_pair_stats(con)), params.min_hands)
-    return rule_scores(u)
+    summed = pairs.summed_pair_stats(con)
+    return frame_from_summed(summed, params.min_hands)
+
+
+def frame_from_summed(summed: pl.DataFrame, min_hands: int = pairs.MIN_HANDS) -> pl.DataFrame:
+    """Unordered scored pairs from the summed ordered pair statistics (pure polars: training
+    caches the summed statistics and rebuilds the pair frame without the warehouse)."""
+    u = pairs.unordered(pairs.directional(summed), min_hands)
+    return rule_scores(pairfx.add(u, summed))
 
 
 def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, learn.PairModel | None]:

@@ -10,13 +10,14 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
 
 from detectors import learn
 from detectors.evaluate import load_truth, truth_pairs
-from detectors.run import Params, compute
+from detectors.run import Params, compute, frame_from_summed
 
 
 def labelled_pairs(db: str | Path, truth_path: str | Path, mode: str) -> pl.DataFrame:
@@ -26,7 +27,12 @@ def labelled_pairs(db: str | Path, truth_path: str | Path, mode: str) -> pl.Data
         u = compute(con, Params(mode=mode))
     finally:
         con.close()
-    fam, _ = truth_pairs(load_truth(truth_path))
+    return label_frame(u, load_truth(truth_path))
+
+
+def label_frame(u: pl.DataFrame, truth: dict[str, Any]) -> pl.DataFrame:
+    """u with a ``family`` column from simulator truth ('none' for honest pairs)."""
+    fam, _ = truth_pairs(truth)
     lab = pl.DataFrame(
         [(a, b, f) for (a, b), f in fam.items()], schema=["player_a", "player_b", "family"], orient="row"
     )
@@ -35,7 +41,7 @@ def labelled_pairs(db: str | Path, truth_path: str | Path, mode: str) -> pl.Data
         pl.col("player_a").str.splitn(":", 2).struct.field("field_1").alias("_a"),
         pl.col("player_b").str.splitn(":", 2).struct.field("field_1").alias("_b"),
     )
-    keyed = pl.concat([u, names], how="horizontal")
+    keyed = pl.concat([u.drop("family", strict=False), names], how="horizontal")
     return keyed.join(lab, left_on=["_a", "_b"], right_on=["player_a", "player_b"], how="left").drop(
         "_a", "_b").with_columns(pl.col("family").fill_null("none"))
 
@@ -45,12 +51,23 @@ def train_and_save(dbs: Sequence[str | Path], truths: Sequence[str | Path], mode
     if len(dbs) != len(truths):
         raise ValueError("give one truth file per warehouse")
     frames = [labelled_pairs(d, t, mode) for d, t in zip(dbs, truths, strict=True)]
-    for d, f in zip(dbs, frames, strict=True):
+    return fit_and_save(frames, [str(d) for d in dbs], [load_truth(t).get("seed") for t in truths], mode, out)
+
+
+def summed_frame(summed_parquet: str | Path, truth_path: str | Path) -> pl.DataFrame:
+    """A labelled pair frame from a cached summed ordered pair_stats parquet (``pairs.summed_pair_stats``
+    of a warehouse): retraining after a feature change needs no new pass over the hands."""
+    return label_frame(frame_from_summed(pl.read_parquet(summed_parquet)), load_truth(truth_path))
+
+
+def fit_and_save(frames: Sequence[pl.DataFrame], sources: Sequence[str], seeds: Sequence[Any], mode: str,
+                 out: str | Path | None = None) -> Path:
+    """Fit the pair model on labelled frames and write it with its JSON sidecar (what it saw)."""
+    for d, f in zip(sources, frames, strict=True):
         if f.filter(pl.col("family") != "none").is_empty():
             raise ValueError(f"{d}: no truth pair matched a scored pair (wrong truth file, or names not matched)")
-    seeds = [load_truth(t).get("seed") for t in truths]
-    model = learn.train(frames, mode, {"warehouses": [str(d) for d in dbs], "seeds": seeds,
-                                       "trained_at": datetime.now(UTC).isoformat(timespec="seconds")})
+    model = learn.train(list(frames), mode, {"warehouses": list(sources), "seeds": list(seeds),
+                                             "trained_at": datetime.now(UTC).isoformat(timespec="seconds")})
     path = Path(out) if out else learn.model_path(mode)
     learn.save(model, path)
     path.with_suffix(".json").write_text(
@@ -59,3 +76,19 @@ def train_and_save(dbs: Sequence[str | Path], truths: Sequence[str | Path], mode
         encoding="utf-8",
     )
     return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m detectors.train MODE SEED:SUMMED_PARQUET:TRUTH ...`` (cached statistics)."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    mode, specs = args[0], [a.split(":", 2) for a in args[1:]]
+    frames = [summed_frame(p, t) for _, p, t in specs]
+    path = fit_and_save(frames, [p for _, p, _ in specs], [int(s) for s, _, _ in specs], mode)
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

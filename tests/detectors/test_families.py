@@ -118,3 +118,24 @@ def test_player_mode_degrades_gracefully(table: tuple[Path, dict[str, Any]]) -> 
     finally:
         con.close()
     assert modes == [("operator",), ("player",)]
+
+
+@pytest.mark.parametrize("family", ["squeeze", "card_sharing", "chip_dumping"])
+def test_evidence_leads_with_the_family_s_own_act(table: tuple[Path, dict[str, Any]], family: str) -> None:
+    """The top evidence hands of a team's pair flag are hands where the simulator logged a collusive
+    act by that pair (its truth, not ours): the family's own act ranks first (squeeze: a re-raise over
+    a caller in between; card sharing: a fold while the partner held the stronger hand; chip dumping:
+    the dumper's fold to the receiver after building the pot)."""
+    db, truth = table
+    flags = _flags(db, "operator")
+    team = next(t for t in truth["teams"] if t["family"] == family)
+    precisions = []
+    for a, b in combinations(team["members"], 2):
+        logged = {e["hand_id"] for e in team["evidence"] if a in e["players"] and b in e["players"]}
+        if len(logged) < 5:
+            continue
+        ev = next((e for fam, p, _, _, e in flags if fam == family and set(p) == {a, b}), None)
+        assert ev, f"{family} pair {a}/{b} has no flag with evidence"
+        precisions.append(len(set(ev[:5]) & logged) / 5)
+    assert precisions, f"no {family} pair with 5 logged acts on this table"
+    assert max(precisions) >= 0.6, precisions
