@@ -1,13 +1,14 @@
 """Dashboard page times at 1,000,000 hands: what a reviewer waits for, per page (issue 7).
 
-Usage: .venv/bin/python bench/dashboard.py [--views 20] [--db SNAPSHOT] [--rebuild-summaries]
+Usage: .venv/bin/python bench/dashboard.py [--views 20] [--db SNAPSHOT] [--keep-summaries]
 
 Data: the nightly audit bench's published 1M-hand snapshot (simulated night: ingest, rule check,
 detectors, publish). It is copied once to var/dashbench/published/ (the audit bench deletes its own
 run/ folder when re-run) and every later run reuses the copy. The simulated night has no rule
 findings, so --findings N (default 20,000) synthetic findings on real raise actions are added to the
 copy once, so the violations pages show real volumes; the copy's dash_* summaries are then rebuilt
-exactly as the publish step does (dashboards.precompute.refresh_summaries), timed, with CPU seconds.
+exactly as the publish step does (dashboards.precompute.refresh_summaries), timed, with CPU seconds
+(wall time on this shared 2-core machine depends on the load; CPU seconds barely do).
 Without the audit bench's snapshot, --synthetic N generates bulk rows instead (old fallback).
 
 Measurement: each page runs in its own fresh process that first starts the app like a server does
@@ -20,8 +21,9 @@ element serialisation):
   warm    - the same views again in order after clearing only the data cache: server warm, handle
             open, but each view's own data not cached (a reviewer moving on to the next case);
   revisit - the same views a third time, everything cached.
-p50/p95 over the views, with the 1-minute load average before/after each page (the machine is
-shared: compare figures only at similar load). Not a test; takes a few minutes.
+p50/p95 (nearest rank: the 19th of 20) over the views, with the 1-minute load average before/after
+each page (the machine is shared: compare figures only at similar load). Not measured: the
+websocket transfer and the browser drawing the elements. Not a test; takes about two minutes.
 """
 
 from __future__ import annotations
@@ -178,7 +180,7 @@ def prepare(args: argparse.Namespace) -> Path:
     if added:
         print(f"added {args.findings:,} synthetic rule findings to the bench copy (the simulated night has none)")
     print(f"snapshot {db} ({db.stat().st_size / 2**20:.0f} MiB): {hands[0] if hands else 0:,} hands")
-    if added or not current or args.rebuild_summaries:
+    if added or not current or not args.keep_summaries:
         load0, c0, t0 = load1(), cpu_seconds(), time.perf_counter()
         refresh_summaries(db)
         print(f"dash_* summaries (the publish step's work): {time.perf_counter() - t0:.1f} s wall, "
@@ -283,7 +285,8 @@ def main() -> None:
     ap.add_argument("--db", help="a snapshot file to use instead of the bench copy")
     ap.add_argument("--synthetic", type=int, default=0, help="generate N bulk synthetic hands instead")
     ap.add_argument("--findings", type=int, default=20_000, help="synthetic findings added when there are none")
-    ap.add_argument("--rebuild-summaries", action="store_true", help="rebuild (and time) the dash_* tables")
+    ap.add_argument("--keep-summaries", action="store_true",
+                    help="do not rebuild (and time) the copy's dash_* tables when they are current")
     ap.add_argument("--pages", default=",".join(PAGES))
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
