@@ -21,21 +21,21 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from parsers.model import Hand, Kind, Street
+from parsers.model import Hand
 
 from . import kernel as K
 from .check import CheckedBatch, check_hand
+from .codes import F_TOURN, KIND_NAMES, STREET_NAMES
 from .findings import Finding
 from .profiles import Profile, ProfileMap, load_mapping, load_profile
 from .rake import MAX_IMPLIED_RAKE_PCT
 from .replay import ActionState, position_labels
 from .sequence import sequence_findings
+from .store import FETCH_WIDTHS, _cut
 
-_KIND_CODE = {str(k): j for j, k in enumerate(Kind)}
-_STREET_CODE = {str(s): j for j, s in enumerate(Street)}
-_STREET_NAMES = pa.array([str(s) for s in Street], pa.string())
-assert _KIND_CODE["post_sb"] == K.K_SB and _KIND_CODE["cash_out"] == K.K_CASH_OUT
-assert _STREET_CODE["preflop"] == K.S_PREFLOP and _STREET_CODE["showdown"] == K.S_SHOWDOWN
+_DICT = pa.dictionary(pa.int32(), pa.string())
+_KIND_NAMES = pa.array(KIND_NAMES, pa.string())
+_STREET_NAMES = pa.array(STREET_NAMES, pa.string())
 
 
 def profile_params(prof: Profile) -> list[int]:
@@ -52,29 +52,16 @@ def profile_params(prof: Profile) -> list[int]:
     ]
 
 
-def _np(col: pa.ChunkedArray | pa.Array, fill: int = 0, dtype: type = np.int64) -> np.ndarray:
-    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
-    if arr.null_count:
-        arr = pc.fill_null(arr, fill)
-    return np.asarray(arr.to_numpy(zero_copy_only=False), dtype=dtype)
-
-
-def _valid(col: pa.ChunkedArray) -> np.ndarray:
-    return np.asarray(pc.is_valid(col).to_numpy(zero_copy_only=False), dtype=np.bool_)
-
-
-def _codes(col: pa.ChunkedArray, table: dict[str, int]) -> np.ndarray:
-    """Small string domains (kinds, streets) → integer codes via a dictionary encode."""
-    enc = col.combine_chunks().dictionary_encode()
-    lut = np.array([table.get(v, -1) for v in enc.dictionary.to_pylist()] or [0], np.int64)
-    return np.asarray(lut[np.asarray(enc.indices.to_numpy(zero_copy_only=False), np.int64)], np.int64)
+def _np(col: pa.ChunkedArray | pa.Array, dtype: type = np.int64) -> np.ndarray:
+    """A non-null column as numpy (zero-copy for one chunk of the same type)."""
+    return np.asarray(col.to_numpy(), dtype=dtype)
 
 
 def _cards(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Card strings → (ids [rows, MAXC], count, bad, has text), parsed in the kernel from Arrow buffers."""
     arr = pc.cast(col, pa.large_string()).combine_chunks()
     n = len(arr)
-    valid = _valid(arr)
+    valid = np.asarray(pc.is_valid(arr).to_numpy(zero_copy_only=False), np.bool_)
     bufs = arr.buffers()
     offs = np.frombuffer(bufs[1], np.int64, n + 1, arr.offset * 8) if n else np.zeros(1, np.int64)
     data = np.frombuffer(bufs[2], np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
@@ -86,131 +73,162 @@ def _cards(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     return out, count, bad, text
 
 
-def _offsets(rn: np.ndarray, lo: int, hi: int) -> np.ndarray:
-    return np.asarray(np.searchsorted(rn, np.arange(lo, hi + 1)), np.int64)
+class _Rows:
+    """One table of a query window as numpy columns plus per-hand row offsets (built once per
+    window; a batch takes views)."""
+
+    def __init__(self, t: pa.Table, wlo: int, nh: int) -> None:
+        self.rn = _np(t.column(0))
+        self.off = np.searchsorted(self.rn, np.arange(wlo, wlo + nh + 1)).astype(np.int64)
+        self.t = t
+
+    def cut(self, a: int, b: int, *cols: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Offsets of hands a..b-1 (relative to their first row) and the views of ``cols`` on their rows."""
+        r0, r1 = int(self.off[a]), int(self.off[b])
+        return (self.off[a : b + 1] - r0, *(c[r0:r1] for c in cols))
+
+
+@dataclass
+class WindowArrays:
+    """The kernel's columns of one query window (``rules.store.column_windows``), as numpy."""
+
+    tables: list[pa.Table]
+    wlo: int
+    hands: pa.Table
+    flags: np.ndarray
+    hnum: list[np.ndarray]  # button, sb, bb, site_rake, site_fees, site_total, site_added
+    seats: _Rows
+    scol: list[np.ndarray]  # seat_no, player code, stack, sitting_out, final_stack, has final
+    seat_player: pa.Array
+    actions: _Rows
+    acol: list[np.ndarray]  # seq, street, player code, kind, amount, all_in, contribution, text, cards, n, bad
+    holes: _Rows
+    hcol: list[np.ndarray]  # player code, cards, n, bad
+    boards: _Rows
+    bcol: list[np.ndarray]  # cards, n, bad
+    awards: _Rows
+    wcol: list[np.ndarray]  # player code, amount
+
+
+def window_arrays(tables: list[pa.Table], wlo: int) -> WindowArrays:
+    """Numpy columns and offsets of a fetched window (every integer was computed by DuckDB)."""
+    hands, seats, actions, holes, boards, _pots, awards = tables
+    nh = hands.num_rows
+    hands = hands.combine_chunks()
+    wlo = int(hands.column(0)[0].as_py()) if nh else wlo
+    hnum = [_np(hands[c]) for c in ("k_button", "sb", "bb", "k_rake", "k_fees", "k_total", "k_added")]
+    scol = [_np(seats["k_seat_no"]), _np(seats["k_player"]), _np(seats["stack"]), _np(seats["sitting_out"], np.bool_),
+            _np(seats["k_final"]), _np(seats["k_has_final"], np.bool_)]  # fmt: skip
+    a_cards, a_n, a_bad, a_text = _cards(actions["cards"])
+    acol = [_np(actions["k_seq"]), _np(actions["k_street"]), _np(actions["k_player"]), _np(actions["k_kind"]),
+            _np(actions["k_amount"]), _np(actions["all_in"], np.bool_), _np(actions["contribution"]), a_text,
+            a_cards, a_n, a_bad]  # fmt: skip
+    h_cards, h_n, h_bad, _ = _cards(holes["cards"])
+    b_cards, b_n, b_bad, _ = _cards(boards["cards"])
+    return WindowArrays(
+        tables, wlo, hands, _np(hands["k_flags"]), hnum, _Rows(seats, wlo, nh), scol,
+        seats["player"].combine_chunks(), _Rows(actions, wlo, nh), acol, _Rows(holes, wlo, nh),
+        [_np(holes["k_player"]), h_cards, h_n, h_bad], _Rows(boards, wlo, nh), [b_cards, b_n, b_bad],
+        _Rows(awards, wlo, nh), [_np(awards["k_player"]), _np(awards["amount"])],
+    )  # fmt: skip
 
 
 @dataclass
 class Window:
-    """One window of hands as arrays; ``tables`` are the rn-sorted Arrow tables they came from."""
+    """One batch's kernel pass: its hands (Arrow), rulebook per hand, bail marks and kernel states."""
 
-    tables: list[pa.Table]
-    lo: int
-    hi: int
     hands: pa.Table
-    actions: pa.Table
-    seats: pa.Table
-    books: list[str]  # rulebook name per hand
+    books: list[str]  # rulebook names; ``prof_of`` indexes them per hand
+    prof_of: np.ndarray
+    flags: np.ndarray
     bail: np.ndarray
     states: pa.Table
 
 
-def rn(t: pa.Table) -> np.ndarray:
-    """The table's hand numbers (its first column)."""
-    return np.asarray(t.column(0).to_numpy(), np.int64)
-
-
-def _slice(t: pa.Table, lo: int, hi: int) -> pa.Table:
-    rn = np.asarray(t.column(0).to_numpy(), np.int64)
-    a, b = (int(x) for x in np.searchsorted(rn, [lo, hi]))
-    return t.slice(a, b - a)
-
-
-def _books(hands: pa.Table, rulebook: str | None, pmap: ProfileMap) -> list[str]:
-    """Rulebook per hand from the mapping (its patterns read hand fields), one lookup per distinct key."""
-    if rulebook:
-        return [rulebook] * hands.num_rows
-    keys = sorted({key for match, _ in pmap.entries for key, _ in match})
-    cols = [hands.column(k).to_pylist() if k in hands.column_names else [None] * hands.num_rows for k in keys]
-    seen: dict[tuple[Any, ...], str] = {}
-    out: list[str] = []
-    for key in zip(*cols, strict=True) if keys else ((),) * hands.num_rows:
-        name = seen.get(key)
-        if name is None:
-            name = seen[key] = pmap.name_for(SimpleNamespace(**dict(zip(keys, key, strict=True))))  # type: ignore[arg-type]
-        out.append(name)
-    return out
-
-
-def run_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None, pmap: ProfileMap) -> Window:
-    """Kernel pass over hand numbers lo..hi-1 of the fetched tables (hands, seats, actions, holes,
-    boards, pots, awards, each led by ``rn``)."""
-    hands, seats, actions, holes, boards, _pots, awards = (_slice(t, lo, hi) for t in tables)
+def _books(hands: pa.Table, rulebook: str | None, pmap: ProfileMap) -> tuple[list[str], np.ndarray]:
+    """Rulebook names and, per hand, the index of its name: the mapping evaluated once per distinct
+    combination of the keys it reads (dictionary-encoded by Arrow, combined in numpy)."""
     nh = hands.num_rows
-    books = _books(hands, rulebook, pmap)
-    names = sorted(set(books))
-    book_ix = {b: j for j, b in enumerate(names)}
-    prof_of = np.array([book_ix[b] for b in books], np.int64) if nh else np.zeros(0, np.int64)
-    params = np.array([profile_params(load_profile(b)) for b in names] or [[0] * 8], np.int64)
-    # players of every table share one code space (compared within a hand only)
-    players = pa.chunked_array(
-        [c.combine_chunks() for c in (seats["player"], actions["player"], holes["player"], awards["player"])],
-        pa.string(),
-    )
-    pcodes = np.asarray(pc.dictionary_encode(players).combine_chunks().indices.to_numpy(), np.int64)
-    ns, na, nho = seats.num_rows, actions.num_rows, holes.num_rows
-    s_player, a_player = pcodes[:ns], pcodes[ns : ns + na]
-    h_player, w_player = pcodes[ns + na : ns + na + nho], pcodes[ns + na + nho :]
-    variant = hands["variant"]
-    flags = np.zeros(nh, np.int64)
-    flags |= np.where(_valid(hands["button_seat"]), K.F_HAS_BUTTON, 0)
-    betting = hands["betting"]
-    flags |= np.where(_np(pc.equal(betting, "PL"), 0, np.bool_), K.F_PL, 0)
-    flags |= np.where(_np(pc.equal(betting, "FL"), 0, np.bool_), K.F_FL, 0)
-    omaha = pc.or_(pc.starts_with(variant, "omaha"), pc.equal(variant, "courchevel"))
-    flags |= np.where(_np(omaha, 0, np.bool_), K.F_OMAHA, 0)
-    # hi-lo, short deck, Split Hold'em, PokerStars CAP games (a capped player is all-in): Python
-    odd = pc.or_(pc.or_(pc.ends_with(variant, "hilo"), pc.equal(variant, "shortdeck")),
-                 pc.or_(pc.equal(variant, "holdem_split"), pc.equal(betting, "CAP")))
-    flags |= np.where(_np(odd, 0, np.bool_), K.F_UNSUPPORTED, 0)
-    gtype = hands["game_type"]
-    flags |= np.where(_np(pc.equal(gtype, "tournament"), 0, np.bool_), K.F_TOURN, 0)
-    flags |= np.where(_np(pc.equal(gtype, "cash"), 0, np.bool_), K.F_CASH, 0)
-    flags |= np.where(_np(hands["cancelled"], 0, np.bool_), K.F_CANCELLED, 0)
-    flags |= np.where(_valid(hands["site_rake"]), K.F_HAS_RAKE, 0)
-    flags |= np.where(_valid(hands["site_total_pot"]), K.F_HAS_TOTAL, 0)
-    a_cards, a_n, a_bad, a_text = _cards(actions["cards"])
-    h_cards, h_n, h_bad, _ = _cards(holes["cards"])
-    b_cards, b_n, b_bad, _ = _cards(boards["cards"])
-    na_ = na
-    o = {
-        "emit": np.zeros(na_, np.bool_), "street": np.zeros(na_, np.int64), "ring": np.zeros(na_, np.int64),
-        "n": np.zeros(na_, np.int64), "raise_to": np.zeros(na_, np.int64), "to_call": np.zeros(na_, np.int64),
-        "B": np.zeros(na_, np.int64), "min": np.zeros(na_, np.int64), "max": np.zeros(na_, np.int64),
-        "can_raise": np.zeros(na_, np.bool_), "F": np.zeros(na_, np.int64), "reopened": np.zeros(na_, np.bool_),
-        "pot": np.zeros(na_, np.int64), "pta": np.zeros(na_, np.int64), "stack": np.zeros(na_, np.int64),
-        "mine": np.zeros(na_, np.int64), "facing": np.zeros(na_, np.int64), "allin": np.zeros(na_, np.bool_),
-    }
-    bail = np.zeros(nh, np.bool_)
-    K.check_window(
-        _offsets(rn(actions), lo, lo + nh), _offsets(rn(seats), lo, lo + nh), _offsets(rn(holes), lo, lo + nh),
-        _offsets(rn(boards), lo, lo + nh), _offsets(rn(awards), lo, lo + nh),
-        flags, _np(hands["button_seat"], -1), _np(hands["sb"]), _np(hands["bb"]), _np(hands["site_rake"]),
-        _np(hands["site_fees"]), _np(hands["site_total_pot"]), _np(hands["site_added"]), prof_of, params,
-        int(MAX_IMPLIED_RAKE_PCT),
-        _np(actions["seq"]), _codes(actions["street"], _STREET_CODE), a_player, _codes(actions["kind"], _KIND_CODE),
-        _np(actions["amount"]), _np(actions["all_in"], 0, np.bool_), _np(actions["contribution"]), a_text, a_cards,
-        a_n, a_bad,
-        _np(seats["seat_no"]), s_player, _np(seats["stack"]), _np(seats["sitting_out"], 0, np.bool_),
-        _np(seats["final_stack"]), _valid(seats["final_stack"]),
-        h_player, h_cards, h_n, h_bad, b_cards, b_n, b_bad, w_player, _np(awards["amount"]),
-        o["emit"], o["street"], o["ring"], o["n"], o["raise_to"], o["to_call"], o["B"], o["min"], o["max"],
-        o["can_raise"], o["F"], o["reopened"], o["pot"], o["pta"], o["stack"], o["mine"], o["facing"], o["allin"],
-        bail,
-    )
-    states = _states_table(hands, actions, seats, books, lo, o)
-    return Window(tables, lo, hi, hands, actions, seats, books, bail, states)
+    if rulebook:
+        return [rulebook], np.zeros(nh, np.int64)
+    keys = sorted({key for match, _ in pmap.entries for key, _ in match})
+    code = np.zeros(nh, np.int64)
+    values: list[list[Any]] = []
+    for k in keys:
+        if k not in hands.column_names:  # not a hand column: matches as None, as on Hand objects
+            values.append([None])
+            continue
+        enc = hands.column(k).combine_chunks().dictionary_encode()
+        dic = enc.dictionary.to_pylist()
+        idx = np.asarray(pc.fill_null(enc.indices, len(dic)).to_numpy(zero_copy_only=False), np.int64)
+        code = code * (len(dic) + 1) + idx
+        values.append([*dic, None])
+    uniq, inverse = np.unique(code, return_inverse=True)
+    names: list[str] = []
+    where: dict[str, int] = {}
+    per_uniq = np.zeros(len(uniq), np.int64)
+    for j, combined in enumerate(uniq.tolist()):
+        parts: dict[str, Any] = {}
+        rest = combined
+        for k, vals in zip(reversed(keys), reversed(values), strict=True):
+            rest, r = divmod(rest, len(vals))
+            parts[k] = vals[r]
+        name = pmap.name_for(SimpleNamespace(**parts))  # type: ignore[arg-type]
+        per_uniq[j] = where.setdefault(name, len(where))
+        if len(names) < len(where):
+            names.append(name)
+    return names, per_uniq[np.asarray(inverse, np.int64).reshape(-1)]
+
+
+def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: ProfileMap) -> Window:
+    """Kernel pass over hand numbers lo..hi-1 of a prepared window."""
+    a, b = lo - wa.wlo, hi - wa.wlo
+    hands = wa.hands.slice(a, b - a)
+    names, prof_of = _books(hands, rulebook, pmap)
+    params = np.array([profile_params(load_profile(x)) for x in names], np.int64)
+    s_off, *scol = wa.seats.cut(a, b, *wa.scol)
+    a_off, *acol = wa.actions.cut(a, b, *wa.acol)
+    h_off, *hcol = wa.holes.cut(a, b, *wa.hcol)
+    b_off, *bcol = wa.boards.cut(a, b, *wa.bcol)
+    w_off, *wcol = wa.awards.cut(a, b, *wa.wcol)
+    flags = wa.flags[a:b]
+    hnum = [x[a:b] for x in wa.hnum]
+    na = len(acol[0])
+    i64 = [np.empty(na, np.int64) for _ in range(14)]
+    o_emit, o_can, o_reopened, o_allin = (np.zeros(na, np.bool_) for _ in range(4))
+    bail = np.zeros(b - a, np.bool_)
+    o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_F, o_pot, o_pta, o_stack, o_mine, o_facing = i64
+    o_seat = np.empty(na, np.int64)
+    args: list[Any] = [
+        a_off, s_off, h_off, b_off, w_off, flags, *hnum, prof_of, params, int(MAX_IMPLIED_RAKE_PCT),
+        *acol, *scol, *hcol, *bcol, *wcol,
+        o_emit, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_can, o_F, o_reopened, o_pot, o_pta,
+        o_stack, o_mine, o_facing, o_allin, o_seat, bail,
+    ]  # fmt: skip
+    K.check_window(*args)
+    rows = np.flatnonzero(o_emit)
+    hix = (np.searchsorted(a_off, rows, side="right") - 1).astype(np.int32)
+    o = {"street": o_street, "ring": o_ring, "n": o_n, "raise_to": o_raise_to, "to_call": o_to_call, "B": o_B,
+         "min": o_min, "max": o_max, "can_raise": o_can, "F": o_F, "reopened": o_reopened, "pot": o_pot, "pta": o_pta,
+         "stack": o_stack, "mine": o_mine, "facing": o_facing, "allin": o_allin, "seat": o_seat}  # fmt: skip
+    r0 = int(wa.seats.off[a])
+    players = wa.seat_player.slice(r0, int(wa.seats.off[b]) - r0)
+    states = _states_table(hands, acol, players, names, prof_of, rows, hix, o)
+    return Window(hands, names, prof_of, flags, bail, states)
 
 
 _LABEL_CACHE: dict[int, list[str]] = {}
 
 
-def _states_table(hands: pa.Table, actions: pa.Table, seats: pa.Table, books: list[str], lo: int,
-                  o: dict[str, np.ndarray]) -> pa.Table:
-    """The kernel's state rows as the ``action_states`` columns (plus ``rulebook``)."""
-    rows = np.flatnonzero(o["emit"])
-    take = pa.array(rows, pa.int64())
-    hix = np.asarray(actions.column(0).to_numpy(), np.int64)[rows] - lo
+def _dict(indices: np.ndarray, dictionary: pa.Array, mask: np.ndarray | None = None) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(np.asarray(indices, np.int32), dictionary, mask=mask)
+
+
+def _states_table(hands: pa.Table, acol: list[np.ndarray], players: pa.Array, names: list[str],
+                  prof_of: np.ndarray, rows: np.ndarray, hix: np.ndarray, o: dict[str, np.ndarray]) -> pa.Table:
+    """The kernel's state rows as the ``action_states`` columns (plus ``rulebook``); every string
+    column is a dictionary array over a small table (names, kinds, streets, labels) or over the
+    batch's own hand ids and seated players, so no string is copied."""
     ring, n = o["ring"][rows], o["n"][rows]
     # position labels: one small table per ring size
     labels: list[str] = []
@@ -218,25 +236,21 @@ def _states_table(hands: pa.Table, actions: pa.Table, seats: pa.Table, books: li
     for size in np.unique(n).tolist():
         base[size] = len(labels)
         labels.extend(_LABEL_CACHE.setdefault(size, position_labels(size)))
-    starts = np.array([base.get(int(s), 0) for s in range(int(n.max()) + 1)] if len(n) else [0], np.int64)
-    pos = pa.DictionaryArray.from_arrays(pa.array(starts[n] + ring if len(n) else [], pa.int64()),
-                                         pa.array(labels, pa.string())).cast(pa.string())
+    starts = np.array([base.get(s, 0) for s in range(int(n.max()) + 1)] if len(n) else [0], np.int64)
     facing = o["facing"][rows]
-    has_face = facing >= 0
-    face = seats["player"].combine_chunks().take(pa.array(np.where(has_face, facing, 0), pa.int64()))
-    face = pc.if_else(pa.array(has_face), face, pa.nulls(len(rows), pa.string()))
+    no_face = facing < 0
     can = o["can_raise"][rows]
     rt = o["raise_to"][rows]
-    book_arr = pa.array(books, pa.string()).take(pa.array(hix, pa.int64())) if len(rows) else pa.array([], pa.string())
+    seq, kind, contrib = acol[0], acol[3], acol[6]
     return pa.table(
         {
-            "hand_id": hands["hand_id"].combine_chunks().take(pa.array(hix, pa.int64())),
-            "seq": actions["seq"].combine_chunks().take(take),
-            "player": actions["player"].combine_chunks().take(take),
-            "street": _STREET_NAMES.take(pa.array(o["street"][rows], pa.int64())),
-            "position": pos,
-            "kind": actions["kind"].combine_chunks().take(take),
-            "contribution": actions["contribution"].combine_chunks().take(take),
+            "hand_id": _dict(hix, hands["hand_id"].combine_chunks()),
+            "seq": pa.array(seq[rows], pa.int64()),
+            "player": _dict(o["seat"][rows], players),
+            "street": _dict(o["street"][rows], _STREET_NAMES),
+            "position": _dict(starts[n] + ring if len(n) else n, pa.array(labels, pa.string())),
+            "kind": _dict(kind[rows], _KIND_NAMES),
+            "contribution": pa.array(contrib[rows], pa.int64()),
             "raise_to": pa.array(rt, pa.int64(), mask=rt < 0),
             "to_call": pa.array(o["to_call"][rows], pa.int64()),
             "current_bet": pa.array(o["B"][rows], pa.int64()),
@@ -248,24 +262,12 @@ def _states_table(hands: pa.Table, actions: pa.Table, seats: pa.Table, books: li
             "players_to_act": pa.array(o["pta"][rows], pa.int64()),
             "stack_before": pa.array(o["stack"][rows], pa.int64()),
             "committed_before": pa.array(o["mine"][rows], pa.int64()),
-            "facing_aggressor": face,
+            "facing_aggressor": _dict(np.where(no_face, 0, facing), players, mask=no_face),
             "all_in": pa.array(o["allin"][rows], pa.bool_()),
-            "rulebook": book_arr,
-        }
+            "rulebook": _dict(prof_of[hix], pa.array(names, pa.string())),
+        },
+        schema=STATES_SCHEMA,
     )
-
-
-def _hands_of(tables: list[pa.Table], rns: np.ndarray) -> list[Hand]:
-    """``Hand`` objects for the given hand numbers (sorted), via ``rules.store._cut``."""
-    from .store import _cut
-
-    want = pa.array(rns, pa.int64())
-    picked: list[pa.Table] = []
-    for t in tables:
-        sub = t.filter(pc.is_in(t.column(0), value_set=want))
-        rn = np.asarray(sub.column(0).to_numpy(), np.int64)
-        picked.append(sub.set_column(0, t.column_names[0], pa.array(np.searchsorted(rns, rn), pa.int64())))
-    return _cut(picked, 0, len(rns))
 
 
 def states_rows(states: list[ActionState], books: dict[str, str]) -> pa.Table:
@@ -273,20 +275,22 @@ def states_rows(states: list[ActionState], books: dict[str, str]) -> pa.Table:
     cols: list[Any] = list(zip(*states, strict=True)) if states else [() for _ in ActionState._fields]
     data: dict[str, Any] = {name: list(col) for name, col in zip(ActionState._fields, cols, strict=True)}
     data["rulebook"] = [books[s.hand_id] for s in states]
-    return pa.table(data, schema=STATES_SCHEMA)
+    return pa.table(data, schema=_PLAIN_SCHEMA).cast(STATES_SCHEMA)
 
 
-STATES_SCHEMA = pa.schema(
-    [
-        ("hand_id", pa.string()), ("seq", pa.int64()), ("player", pa.string()), ("street", pa.string()),
-        ("position", pa.string()), ("kind", pa.string()), ("contribution", pa.int64()), ("raise_to", pa.int64()),
-        ("to_call", pa.int64()), ("current_bet", pa.int64()), ("min_raise_to", pa.int64()),
-        ("max_raise_to", pa.int64()), ("last_full_raise", pa.int64()), ("reopened", pa.bool_()),
-        ("pot_before", pa.int64()), ("players_to_act", pa.int64()), ("stack_before", pa.int64()),
-        ("committed_before", pa.int64()), ("facing_aggressor", pa.string()), ("all_in", pa.bool_()),
-        ("rulebook", pa.string()),
-    ]
-)
+_STRINGS = {"hand_id", "player", "street", "position", "kind", "facing_aggressor", "rulebook"}
+_FIELDS = [
+    ("hand_id", pa.string()), ("seq", pa.int64()), ("player", pa.string()), ("street", pa.string()),
+    ("position", pa.string()), ("kind", pa.string()), ("contribution", pa.int64()), ("raise_to", pa.int64()),
+    ("to_call", pa.int64()), ("current_bet", pa.int64()), ("min_raise_to", pa.int64()),
+    ("max_raise_to", pa.int64()), ("last_full_raise", pa.int64()), ("reopened", pa.bool_()),
+    ("pot_before", pa.int64()), ("players_to_act", pa.int64()), ("stack_before", pa.int64()),
+    ("committed_before", pa.int64()), ("facing_aggressor", pa.string()), ("all_in", pa.bool_()),
+    ("rulebook", pa.string()),
+]
+_PLAIN_SCHEMA = pa.schema(_FIELDS)
+#: the ``action_states`` columns (plus ``rulebook``); strings as dictionary arrays (DuckDB reads them as VARCHAR)
+STATES_SCHEMA = pa.schema([(name, _DICT if name in _STRINGS else t) for name, t in _FIELDS])
 
 
 @dataclass
@@ -300,35 +304,49 @@ class ColumnarBatch:
     fallback: int  # hands the Python engine checked
 
 
+def _hands_of(wa: WindowArrays, need: np.ndarray) -> list[Hand]:
+    """``Hand`` objects for window hands ``need`` (indices from the window's first hand), cut from the
+    fetched tables by their row offsets (``rules.store._cut``)."""
+    picked: list[pa.Table] = []
+    k = len(need)
+    for t, width in zip(wa.tables, FETCH_WIDTHS, strict=True):
+        rn = _np(t.column(0))
+        starts = np.searchsorted(rn, need + wa.wlo)
+        stops = np.searchsorted(rn, need + wa.wlo + 1)
+        counts = stops - starts
+        rows = np.repeat(stops - np.cumsum(counts), counts) + np.arange(int(counts.sum()))
+        sub = t.select(list(range(width))).take(pa.array(rows, pa.int64()))
+        picked.append(sub.set_column(0, t.column_names[0], pa.array(np.repeat(np.arange(k), counts), pa.int64())))
+    return _cut(picked, 0, k)
+
+
 def check_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None, pmap: ProfileMap,
-                 carry: Hand | None = None) -> tuple[ColumnarBatch, Hand | None]:
+                 carry: Hand | None = None, wa: WindowArrays | None = None) -> tuple[ColumnarBatch, Hand | None]:
     """Kernel pass, Python for the marked hands and for the cross-hand checks; returns the last
-    tournament hand (the next batch's look-behind)."""
-    w = run_window(tables, lo, hi, rulebook, pmap)
+    tournament hand (the next batch's look-behind). ``wa``: the window's arrays, when already built."""
+    if wa is None or wa.tables is not tables:
+        wa = window_arrays(tables, lo)
+    w = run_window(wa, lo, hi, rulebook, pmap)
     ids = w.hands["hand_id"].to_pylist()
-    rulebook_of = dict(zip(ids, w.books, strict=True))
-    rn0 = np.asarray(w.hands.column(0).to_numpy(), np.int64)
+    books = [w.books[j] for j in w.prof_of.tolist()]
+    rulebook_of = dict(zip(ids, books, strict=True))
     # the cross-hand checks read tournament hands under dead-button rulebooks (Python)
-    dead_books = {b for b in set(w.books) if load_profile(b).dead_button}
-    tourn = np.asarray(pc.equal(w.hands["game_type"], "tournament").to_numpy(zero_copy_only=False), np.bool_)
-    if dead_books and len(ids):
-        seq_mask = tourn & np.array([b in dead_books for b in w.books], np.bool_)
-    else:
-        seq_mask = np.zeros(len(ids), np.bool_)
+    dead = np.array([load_profile(b).dead_button for b in w.books], np.bool_)
+    seq_mask = ((w.flags & F_TOURN) != 0) & dead[w.prof_of] if len(ids) else np.zeros(0, np.bool_)
     need = np.flatnonzero(w.bail | seq_mask)
-    rebuilt = _hands_of(w.tables, rn0[need]) if len(need) else []
+    rebuilt = _hands_of(wa, need + (lo - wa.wlo)) if len(need) else []
     by_ix = dict(zip(need.tolist(), rebuilt, strict=True))
     findings: list[tuple[Finding, str]] = []
     py_states: list[ActionState] = []
     for k in np.flatnonzero(w.bail).tolist():
         hand = by_ix[k]
-        prof = load_profile(w.books[k])
+        prof = load_profile(books[k])
         hc = check_hand(hand, prof)
         py_states.extend(hc.replay.states)
         findings.extend((f, prof.name) for f in hc.findings)
     groups: dict[str, list[Hand]] = {}
     for k in np.flatnonzero(seq_mask).tolist():
-        groups.setdefault(w.books[k], []).append(by_ix[k])
+        groups.setdefault(books[k], []).append(by_ix[k])
     if carry is not None:
         name = rulebook or pmap.name_for(carry)
         if name in groups:
@@ -337,19 +355,23 @@ def check_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None,
         prof = load_profile(name)
         findings.extend((f, prof.name) for f in sequence_findings(group, prof) if f.hand_id in rulebook_of)
     last = by_ix[len(ids) - 1] if len(ids) and seq_mask[-1] else None  # Python: the batch's last hand
-    states = pa.concat_tables([w.states.cast(STATES_SCHEMA), states_rows(py_states, rulebook_of)])
+    states = w.states if not py_states else pa.concat_tables([w.states, states_rows(py_states, rulebook_of)])
     return ColumnarBatch(ids, states, findings, rulebook_of, int(w.bail.sum())), last
 
 
 def check_columnar(windows: Iterable[tuple[list[pa.Table], int, int]], rulebook: str | None = None,
                    mapping: ProfileMap | None = None) -> Iterator[ColumnarBatch]:
-    """``rules.check.check_batches`` on the fast path: one result per (tables, lo, hi) batch."""
+    """``rules.check.check_batches`` on the fast path: one result per (tables, lo, hi) batch of
+    ``rules.store.column_windows``; the window's numpy columns are built once for all its batches."""
     pmap = mapping or load_mapping()
     carry: Hand | None = None
+    wa: WindowArrays | None = None
     for tables, lo, hi in windows:
         if hi <= lo:
             continue
-        done, carry = check_window(tables, lo, hi, rulebook, pmap, carry)
+        if wa is None or wa.tables is not tables:
+            wa = window_arrays(tables, lo)
+        done, carry = check_window(tables, lo, hi, rulebook, pmap, carry, wa)
         if done.hand_ids:
             yield done
 

@@ -14,21 +14,59 @@ action_states"; ``tests/rules/test_kernel_equivalence.py`` holds it to the Pytho
 
 from __future__ import annotations
 
-import numba
-import numpy as np
-from numba import njit
+import os
+from pathlib import Path
 
-# kind codes (parsers.model.Kind order); streets 0..4 (preflop .. showdown)
-K_SB, K_BB, K_ANTE, K_BB_ANTE, K_STRADDLE, K_DEAD = 0, 1, 2, 3, 4, 5
-K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_RETURN, K_SHOW, K_MUCK, K_CASH_OUT = 6, 7, 8, 9, 10, 11, 12, 13, 14
-S_PREFLOP, S_SHOWDOWN = 0, 4
+
+def _cache_dir() -> None:
+    """numba caches compiled kernels beside this file; when that directory is not writable (an
+    installed package, a read-only checkout) and NUMBA_CACHE_DIR is unset, use the user's cache
+    directory instead, so the ~1 min compile is paid once, not in every process."""
+    here = Path(__file__).resolve().parent / "__pycache__"
+    if os.environ.get("NUMBA_CACHE_DIR") or os.access(here if here.exists() else here.parent, os.W_OK):
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    os.environ["NUMBA_CACHE_DIR"] = str(base / "floorman" / "numba")
+
+
+_cache_dir()
+
+import numba  # noqa: E402  (after the cache directory is chosen: numba reads it at import)
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+from .codes import (  # noqa: E402
+    F_CANCELLED,
+    F_CASH,
+    F_FL,
+    F_HAS_BUTTON,
+    F_HAS_RAKE,
+    F_HAS_TOTAL,
+    F_OMAHA,
+    F_PL,
+    F_TOURN,
+    F_UNSUPPORTED,
+    K_ANTE,
+    K_BB,
+    K_BB_ANTE,
+    K_CALL,
+    K_CHECK,
+    K_DEAD,
+    K_FOLD,
+    K_MUCK,
+    K_RAISE,
+    K_RETURN,
+    K_SB,
+    K_SHOW,
+    K_STRADDLE,
+    S_PREFLOP,
+    S_SHOWDOWN,
+)
+
 NONE = -1
 MAXC = 10  # card slots per card string (a longer string makes its hand bail)
 #: profile parameter columns (rules.columnar.profile_params)
 P_R003, P_CUMUL, P_ONLINE, P_BB_ANTE, P_TIE_EXEMPT, P_ODD_ONE = 0, 1, 2, 3, 4, 5
-#: hand flag bits (rules.columnar builds them)
-F_HAS_BUTTON, F_PL, F_FL, F_OMAHA, F_UNSUPPORTED, F_TOURN, F_CASH, F_CANCELLED = 1, 2, 4, 8, 16, 32, 64, 128
-F_HAS_RAKE, F_HAS_TOTAL = 256, 512
 MAX_RING = 64
 
 
@@ -266,7 +304,7 @@ def check_window(
     o_emit: np.ndarray, o_street: np.ndarray, o_ring: np.ndarray, o_n: np.ndarray, o_raise_to: np.ndarray,
     o_to_call: np.ndarray, o_B: np.ndarray, o_min: np.ndarray, o_max: np.ndarray, o_can_raise: np.ndarray,
     o_F: np.ndarray, o_reopened: np.ndarray, o_pot: np.ndarray, o_pta: np.ndarray, o_stack: np.ndarray,
-    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, bail: np.ndarray,
+    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray, bail: np.ndarray,
 ) -> None:
     """Replay and check every hand of the window; ``bail[h]`` marks the hands Python must check."""
     width = MAX_RING + 2
@@ -284,7 +322,7 @@ def check_window(
             a_contrib, a_text, a_cards, a_ncards, a_bad, s_no, s_player, s_stack, s_out, s_final, s_has_final, h_player,
             h_cards, h_ncards, h_bad, b_cards, b_ncards, b_bad, w_player, w_amount, o_emit, o_street, o_ring, o_n,
             o_raise_to, o_to_call, o_B, o_min, o_max, o_can_raise, o_F, o_reopened, o_pot, o_pta, o_stack, o_mine,
-            o_facing, o_allin,
+            o_facing, o_allin, o_seat,
         )
         if bail[h]:
             for r in range(a_off[h], a_off[h + 1]):
@@ -309,7 +347,7 @@ def _one_hand(
     o_emit: np.ndarray, o_street: np.ndarray, o_ring: np.ndarray, o_n: np.ndarray, o_raise_to: np.ndarray,
     o_to_call: np.ndarray, o_B: np.ndarray, o_min: np.ndarray, o_max: np.ndarray, o_can_raise: np.ndarray,
     o_F: np.ndarray, o_reopened: np.ndarray, o_pot: np.ndarray, o_pta: np.ndarray, o_stack: np.ndarray,
-    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray,
+    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray,
 ) -> bool:
     fl = flags[h]
     if fl & (F_UNSUPPORTED | F_FL | F_CANCELLED) or not fl & F_HAS_BUTTON:
@@ -633,6 +671,7 @@ def _one_hand(
         o_stack[r] = stack_before
         o_mine[r] = mine
         o_allin[r] = allin[i]
+        o_seat[r] = ring_seat[i]
         expected = _next_to_act(i, n, B, call_basis, folded, allin, level, street_bet) if seq > last_post_seq else -2
     total_in = 0
     for q in range(n):

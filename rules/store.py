@@ -19,6 +19,7 @@ import pyarrow as pa
 from parsers.model import Action, Award, Board, Hand, HoleCards, Kind, Pot, Provenance, Seat, Street
 
 from .check import CheckedBatch
+from .codes import FLAGS_SQL, KIND_SQL, STREET_SQL
 from .findings import RULES_VERSION, Finding
 from .replay import ActionState
 
@@ -175,10 +176,9 @@ def write_results(con: duckdb.DuckDBPyConnection, done: CheckedBatch | Any, run_
         con.execute("DELETE FROM violations WHERE hand_id IN (SELECT hand_id FROM _checked)")
         if isinstance(states, pa.Table):
             if states.num_rows:
-                st = states.append_column("run_id", pa.array([run_id] * states.num_rows, pa.string()))
-                con.register("_states", st)
-                listed = ", ".join(st.column_names)
-                con.execute(f"INSERT INTO action_states ({listed}) SELECT {listed} FROM _states")
+                con.register("_states", states)
+                listed = ", ".join(states.column_names)
+                con.execute(f"INSERT INTO action_states ({listed}, run_id) SELECT {listed}, ? FROM _states", [run_id])
                 con.unregister("_states")
         elif states:
             cols = list(zip(*states, strict=True))
@@ -229,11 +229,59 @@ def read_violations(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return [dict(zip(VIOLATION_FIELDS, r, strict=True)) for r in rows]
 
 
+#: the fast path's extra columns, integers computed by DuckDB after the ``_CHILD_SQL`` columns
+#: (which stay, for the hands the Python engine checks): no kind, street or player string is hashed
+#: in Python. Players are ``hash(player) >> 1`` (63 bits, never negative) and only compared within
+#: one hand: two seated players of a hand with one code make the kernel hand it to Python; an
+#: unseated name colliding with a seated one (odds about 2^-60 per hand) is the one case the codes
+#: could confuse.
+_PCODE = "(hash(c.player) >> 1)::BIGINT AS k_player"
+_KERNEL_EXTRA = {
+    "hands": f"({FLAGS_SQL})::BIGINT AS k_flags, coalesce(h.button_seat, -1)::BIGINT AS k_button,"
+    " coalesce(h.site_rake, 0) AS k_rake, coalesce(h.site_fees, 0) AS k_fees,"
+    " coalesce(h.site_total_pot, 0) AS k_total, coalesce(h.site_added, 0) AS k_added",
+    "seats": f"c.seat_no::BIGINT AS k_seat_no, {_PCODE}, coalesce(c.final_stack, 0) AS k_final,"
+    " c.final_stack IS NOT NULL AS k_has_final",
+    "actions": f"c.seq::BIGINT AS k_seq, ({STREET_SQL})::BIGINT AS k_street, {_PCODE}, ({KIND_SQL})::BIGINT AS k_kind,"
+    " coalesce(c.amount, 0) AS k_amount",
+    "hole_cards": _PCODE,
+    "boards": "",
+    "pots": "",
+    "awards": _PCODE,
+}
+
+
+def _fetch_kernel(con: duckdb.DuckDBPyConnection, order: str, lo: int, hi: int) -> list[pa.Table]:
+    """``_fetch`` plus the fast path's integer columns (named ``k_*``, after the usual ones)."""
+    extra = _KERNEL_EXTRA["hands"]
+    out = [
+        con.execute(
+            f"SELECT o.rn, {', '.join('h.' + c for c in _NAMES)}, {extra} FROM {order} o"
+            " JOIN hands h ON h.hand_id = o.hand_id WHERE o.rn >= ? AND o.rn < ? ORDER BY o.rn",
+            [lo, hi],
+        ).to_arrow_table()
+    ]
+    for cols, table, within in _CHILD_SQL:
+        more = f", {_KERNEL_EXTRA[table]}" if _KERNEL_EXTRA[table] else ""
+        out.append(
+            con.execute(
+                f"SELECT o.rn, {cols}{more} FROM {order} o JOIN {table} c ON c.hand_id = o.hand_id"
+                f" WHERE o.rn >= ? AND o.rn < ? ORDER BY o.rn, {within}",
+                [lo, hi],
+            ).to_arrow_table()
+        )
+    return out
+
+
+#: columns of each ``_fetch`` table (``_cut`` reads these; the fast path's ``k_*`` columns follow)
+FETCH_WIDTHS = (1 + len(_NAMES), *(1 + len(cols.split(",")) for cols, _, _ in _CHILD_SQL))
+
+
 def column_windows(
     con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
 ) -> Generator[tuple[list[pa.Table], int, int], None, None]:
     """``hand_batches`` without building ``Hand`` objects: (fetched tables, lo, hi) per batch, for
-    ``rules.columnar`` (same table-and-time order, same windows)."""
+    ``rules.columnar`` (same table-and-time order, same windows, plus the kernel's integer columns)."""
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _rule_order AS"
         f" SELECT hand_id, (row_number() OVER (ORDER BY {_TABLE_ORDER}) - 1) AS rn FROM hands"
@@ -243,7 +291,7 @@ def column_windows(
         total = int(row[0]) if row else 0
         window = max(batch_size, WINDOW // batch_size * batch_size)
         for wlo in range(0, total, window):
-            tables = _fetch(con, "_rule_order", wlo, wlo + window)
+            tables = _fetch_kernel(con, "_rule_order", wlo, wlo + window)
             for lo in range(wlo, min(wlo + window, total), batch_size):
                 yield tables, lo, min(lo + batch_size, total)
             del tables
