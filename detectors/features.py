@@ -211,37 +211,73 @@ def _strength(con: duckdb.DuckDBPyConnection) -> None:
                                   "FROM k_strength s JOIN k_hand h USING (hk) JOIN k_player p USING (pk)")
 
 
+_DECISIONS = ("fold", "check", "call", "bet", "raise")
+
+
+def _segment_excl(x: pl.Expr, start: pl.Expr) -> pl.Expr:
+    """Running sum of ``x`` over the earlier rows of a segment (rows sorted, ``start`` marks a
+    segment's first row): the whole column's running sum minus its value where the segment began."""
+    before = x.cum_sum() - x
+    return before - pl.when(start).then(before).forward_fill()
+
+
+def _betting_scan(a: pl.DataFrame) -> pl.DataFrame:
+    """Per action, what the table looked like just before it: the bet level and the actor's own
+    money on this street, the last aggressor, raises and folds so far, the pot.
+
+    Why polars scans instead of SQL window functions: the same figures as ``OVER (PARTITION BY
+    hand, street ORDER BY seq ROWS ... 1 PRECEDING)``, but six framed windows cost DuckDB ~1.5 µs a
+    row each; on rows sorted by (hand, seq) every one is a running sum or max over the whole column
+    with a reset where a hand or street begins, a few vectorised passes."""
+    c = pl.col
+    first_of = (c("hk") != c("hk").shift(1)) | (c("st") != c("st").shift(1)) | (c("pk") != c("pk").shift(1))
+    a = a.sort("hk", "st", "pk", "seq").with_columns(
+        cum_after=_segment_excl(c("live_in"), first_of.fill_null(True)) + c("live_in"))
+    new_hand = (c("hk") != c("hk").shift(1)).fill_null(True)
+    new_street = (new_hand | (c("st") != c("st").shift(1))).fill_null(True)
+    a = a.sort("hk", "seq").with_columns(g=new_street.cast(pl.Int64).cum_sum(),
+                                          i=pl.int_range(pl.len(), dtype=pl.Int64))
+    # running max per street: offset each street by g * m (m > every amount), so one running max
+    # over the column never carries a value across a street's start
+    m = int(a["cum_after"].max() or 0) + 1
+    if (int(a["g"].max() or 0) + 1) * m < 2**62 and int(a["cum_after"].min() or 0) >= 0:
+        level = ((c("g") * m + c("cum_after")).cum_max().shift(1) - c("g") * m).clip(lower_bound=0)
+    else:  # amounts too large (or negative) for the offset: the grouped form
+        level = c("cum_after").cum_max().shift(1).over("g").fill_null(0)
+    last_pos = pl.when("aggr").then(c("i")).forward_fill().shift(1)
+    street_start = pl.when(new_street).then(c("i")).forward_fill()
+    return a.with_columns(
+        level_before=level,
+        own_before=c("cum_after") - c("live_in"),
+        last_aggr=pl.when(last_pos >= street_start).then(pl.when("aggr").then(c("pk")).forward_fill().shift(1)),
+        raises_before=_segment_excl(c("aggr").cast(pl.Int64), new_street),
+        folds_before=_segment_excl(c("fold").cast(pl.Int64), new_hand),
+        pot_before=_segment_excl(c("live_in"), new_hand),
+    ).drop("g", "i", "cum_after", "live_in", "aggr", "fold")
+
+
 def _decisions(con: duckdb.DuckDBPyConnection) -> None:
     """k_dec / dec: every fold/check/call/bet/raise with to_call, last aggressor, live players,
     strength (k_dec also carries the hand's date for the per-day statistics)."""
+    a = con.execute(
+        f"""SELECT hk, seq, CAST(list_position({list(STREETS)}, street) AS TINYINT) AS st, pk,
+            CAST(coalesce(list_position({list(_DECISIONS)}, kind), 0) AS TINYINT) AS kc, contribution,
+            kind IN ('bet', 'raise') AS aggr, kind = 'fold' AS fold,
+            CASE WHEN kind IN ('post_sb', 'post_bb', 'post_straddle', 'call', 'bet', 'raise')
+                 THEN contribution ELSE 0 END AS live_in
+        FROM k_act WHERE street IN {STREETS}"""
+    ).pl()
+    scan = _betting_scan(a).filter(pl.col("kc") > 0)
+    del a
+    con.register("_scan", scan.to_arrow())
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE k_dec AS
-        WITH a AS (
-            SELECT a.hk, a.seq, a.street, a.pk, a.kind, a.contribution,
-                CASE WHEN a.kind IN ('post_sb', 'post_bb', 'post_straddle', 'call', 'bet', 'raise')
-                     THEN a.contribution ELSE 0 END AS live_in
-            FROM k_act a
-            WHERE a.street IN ('preflop', 'flop', 'turn', 'river')
-        ), b AS (
-            SELECT *, sum(live_in) OVER (PARTITION BY hk, street, pk ORDER BY seq
-                                         ROWS UNBOUNDED PRECEDING) AS cum_after
-            FROM a
-        ), c AS (
-            SELECT *,
-                coalesce(max(cum_after) OVER w_prev, 0) AS level_before,
-                cum_after - live_in AS own_before,
-                last_value(CASE WHEN kind IN ('bet', 'raise') THEN pk END IGNORE NULLS) OVER w_prev
-                    AS last_aggr,
-                coalesce(sum(CASE WHEN kind IN ('bet', 'raise') THEN 1 ELSE 0 END) OVER w_prev, 0)
-                    AS raises_before,
-                coalesce(sum(CASE WHEN kind = 'fold' THEN 1 ELSE 0 END) OVER (
-                    PARTITION BY hk ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
-                    AS folds_before,
-                coalesce(sum(live_in) OVER (PARTITION BY hk ORDER BY seq
-                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS pot_before
-            FROM b
-            WINDOW w_prev AS (PARTITION BY hk, street ORDER BY seq
-                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+        f"""CREATE OR REPLACE TEMP TABLE k_dec AS
+        WITH c AS (
+            SELECT hk, seq, {list(STREETS)}[st] AS street, pk, {list(_DECISIONS)}[kc] AS kind, contribution,
+                   CAST(level_before AS HUGEINT) AS level_before, CAST(own_before AS HUGEINT) AS own_before,
+                   last_aggr, CAST(raises_before AS HUGEINT) AS raises_before,
+                   CAST(folds_before AS HUGEINT) AS folds_before, CAST(pot_before AS HUGEINT) AS pot_before
+            FROM _scan
         )
         SELECT c.hk, c.seq, c.street, c.pk, c.kind, c.contribution,
                greatest(c.level_before - c.own_before, 0) AS to_call,
@@ -250,9 +286,9 @@ def _decisions(con: duckdb.DuckDBPyConnection) -> None:
                c.last_aggr, c.raises_before, hp.n_dealt - c.folds_before AS n_live, c.pot_before,
                hp.pos_group, hp.bb, coalesce(s.bucket, -1) AS bucket, s.rank, s.chen, hp.hand_date
         FROM c JOIN k_hp hp USING (hk, pk)
-        LEFT JOIN k_strength s ON s.hk = c.hk AND s.pk = c.pk AND s.street = c.street
-        WHERE c.kind IN ('fold', 'check', 'call', 'bet', 'raise')"""
+        LEFT JOIN k_strength s ON s.hk = c.hk AND s.pk = c.pk AND s.street = c.street"""
     )
+    con.unregister("_scan")
     replace_view(
         con, "dec",
         """SELECT h.hand_id, d.seq, d.street, p.player, d.kind, d.contribution, d.to_call, d.facing, d.aggr,
