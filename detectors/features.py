@@ -239,8 +239,10 @@ def _betting_scan(a: pl.DataFrame) -> pl.DataFrame:
                                           i=pl.int_range(pl.len(), dtype=pl.Int64))
     # running max per street: offset each street by g * m (m > every amount), so one running max
     # over the column never carries a value across a street's start
-    m = int(a["cum_after"].max() or 0) + 1
-    if (int(a["g"].max() or 0) + 1) * m < 2**62 and int(a["cum_after"].min() or 0) >= 0:
+    lo, hi, groups = a.select(c("cum_after").min().fill_null(0).alias("lo"), c("cum_after").max().fill_null(0),
+                              c("g").max().fill_null(0)).row(0)
+    m = int(hi) + 1
+    if (int(groups) + 1) * m < 2**62 and int(lo) >= 0:
         level = ((c("g") * m + c("cum_after")).cum_max().shift(1) - c("g") * m).clip(lower_bound=0)
     else:  # amounts too large (or negative) for the offset: the grouped form
         level = c("cum_after").cum_max().shift(1).over("g").fill_null(0)
