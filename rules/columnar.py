@@ -205,6 +205,10 @@ def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: P
         o_emit, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_can, o_F, o_reopened, o_pot, o_pta,
         o_stack, o_mine, o_facing, o_allin, o_seat, bail,
     ]  # fmt: skip
+    for j in range(len(args) - 20):  # inputs as read-only views: one numba signature whatever Arrow
+        if isinstance(args[j], np.ndarray):  # handed out (zero-copy buffers are read-only, copies not)
+            args[j] = args[j].view()
+            args[j].flags.writeable = False
     K.check_window(*args)
     rows = np.flatnonzero(o_emit)
     hix = (np.searchsorted(a_off, rows, side="right") - 1).astype(np.int32)
