@@ -11,21 +11,30 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from detectors.stats import GROUPS
+from detectors.stats import GROUPS, MIN_HANDS
 
-#: pairs that shared fewer hands are not scored (too little to say anything)
-MIN_HANDS = 20
+__all__ = ["MIN_HANDS", "directional", "summed_pair_stats", "unordered"]
 
 _SUM_COLS_EXCLUDE = {"hand_date", "player_a", "player_b"}
 
 
-def summed_pair_stats(con: duckdb.DuckDBPyConnection, table: str = "t_pair_stats") -> pl.DataFrame:
-    """Ordered pair_stats summed over all days in the table (the additive period view)."""
+def summed_pair_stats(con: duckdb.DuckDBPyConnection, table: str = "t_pair_stats",
+                      rest: str | None = None) -> pl.DataFrame:
+    """Ordered pair_stats summed over all days in the table (the additive period view).
+
+    Pairs below ``MIN_HANDS`` are not in t_pair_stats; what their rows would have added to each
+    player's totals comes from ``rest`` (t_pair_rest) as one row per player with player_b NULL:
+    ``directional`` sums per player over all rows, and ``unordered`` (like any join on player_b)
+    never keeps a NULL opponent."""
     cols = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall() if r[0] not in _SUM_COLS_EXCLUDE]
     sums = ", ".join(f"CAST(coalesce(sum({c}), 0) AS DOUBLE) AS {c}" for c in cols)
+    source = table
+    rest = rest or ("t_pair_rest" if table == "t_pair_stats" else None)
+    if rest and con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [rest]).fetchone() != (0,):
+        source = f"(SELECT * FROM {table} UNION ALL BY NAME SELECT *, NULL::VARCHAR AS player_b FROM {rest})"
     return con.execute(
         f"""SELECT player_a, player_b, {sums}, min(hand_date) AS first_date, max(hand_date) AS last_date
-        FROM {table} GROUP BY player_a, player_b"""
+        FROM {source} GROUP BY player_a, player_b"""
     ).pl()
 
 

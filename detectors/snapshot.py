@@ -59,6 +59,21 @@ def snapshot(con: duckdb.DuckDBPyConnection, unordered: pl.DataFrame | None = No
     return out
 
 
+def scored_pairs_only(snap: dict[str, pl.DataFrame], min_hands: int) -> dict[str, pl.DataFrame]:
+    """A snapshot with its per-pair tables (t_pair_stats, pdec) cut to the pairs that shared at
+    least ``min_hands`` hands over the snapshot's window, as the live code now stores them; the
+    pairs are read off the snapshot's own t_pair_stats, not from the code under test."""
+    tps = snap["t_pair_stats"]
+    keep = tps.group_by("player_a", "player_b").agg(pl.col("hands_together").sum()).filter(
+        pl.col("hands_together") >= min_hands).select("player_a", "player_b")
+    out = dict(snap)
+    out["t_pair_stats"] = tps.join(keep, on=["player_a", "player_b"], how="semi", maintain_order="left")
+    if "pdec" in snap:
+        out["pdec"] = snap["pdec"].join(keep.rename({"player_a": "a", "player_b": "b"}), on=["a", "b"],
+                                        how="semi", maintain_order="left")
+    return out
+
+
 def save(snap: dict[str, pl.DataFrame], folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name, frame in snap.items():

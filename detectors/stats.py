@@ -29,6 +29,9 @@ from detectors.features import replace_view
 
 #: pseudo-count pulling a player's context rate towards the population's
 SHRINK = 5.0
+#: pairs that shared fewer hands in the window are not scored, so their per-decision rows and
+#: pair_stats rows are not kept either (their sums still count in each player's totals: t_pair_rest)
+MIN_HANDS = 20
 GROUPS = ("hu_pre", "hu_post", "face_pre", "face_post")
 
 
@@ -94,7 +97,8 @@ def _ctx(street: str, first: str, second: str, pos: str) -> str:
 
 
 def pair_decisions(con: duckdb.DuckDBPyConnection) -> None:
-    """k_pdec / pdec: A's decisions heads-up with B or facing B's aggression, with A's baseline rate.
+    """k_pdec / pdec: A's decisions heads-up with B or facing B's aggression, with A's baseline rate,
+    for the kept pairs (k_keep); the baselines count every decision.
 
     The spot is (grp, street, fac, rb, bucket, pos): fac (facing) for heads-up spots, rb (raises
     before) for facing spots (the other one constant, never NULL: the joins are on equality),
@@ -125,7 +129,7 @@ def pair_decisions(con: duckdb.DuckDBPyConnection) -> None:
         ), pair AS (
             SELECT a, b, grp, street, fac, rb, bucket, pos, count(*) AS n, sum(aggr::INT) AS k_aggr,
                    sum(fold::INT) AS k_fold
-            FROM x GROUP BY ALL
+            FROM x SEMI JOIN k_keep USING (a, b) GROUP BY ALL
         ), self AS (
             SELECT base.a, base.grp, base.street, base.fac, base.rb, base.bucket, base.pos, base.n, base.k_aggr,
                 base.k_fold,
@@ -152,15 +156,31 @@ def pair_decisions(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _contrast_columns() -> str:
+    """The per-group contrast columns, read off ``con_g`` (one row per pair, day and group)."""
     cols = []
     for g in GROUPS:
+        pick = f"FILTER (WHERE grp = '{g}')"
         for m in ("aggr", "fold"):
-            cols.append(f"sum({m}::INT) FILTER (WHERE grp = '{g}') AS {g}_{m}_obs")
-            cols.append(f"sum(p_{m}) FILTER (WHERE grp = '{g}') AS {g}_{m}_exp")
-            cols.append(f"sum(p_{m} * (1 - p_{m})) FILTER (WHERE grp = '{g}') AS {g}_{m}_var")
-        cols.append(f"count(*) FILTER (WHERE grp = '{g}') AS {g}_n")
-        cols.append(f"sum((bucket >= 3)::INT) FILTER (WHERE grp = '{g}') AS {g}_strong_n")
-        cols.append(f"sum((bucket >= 3 AND aggr)::INT) FILTER (WHERE grp = '{g}') AS {g}_strong_aggr")
+            cols.append(f"any_value({m}_obs) {pick} AS {g}_{m}_obs")
+            cols.append(f"any_value({m}_exp) {pick} AS {g}_{m}_exp")
+            cols.append(f"any_value({m}_var) {pick} AS {g}_{m}_var")
+        cols.append(f"coalesce(any_value(n) {pick}, 0) AS {g}_n")
+        cols.append(f"any_value(strong_n) {pick} AS {g}_strong_n")
+        cols.append(f"any_value(strong_aggr) {pick} AS {g}_strong_aggr")
+    return ",\n            ".join(cols)
+
+
+def _card_columns() -> str:
+    """The card-sharing columns, read off ``cs_g`` (one row per pair, day, facing, B stronger)."""
+    cols = []
+    for prefix, facing, act in (("cs", "facing", "fold"), ("csn", "NOT facing", "aggr")):
+        for side, cond in (("b_stronger", "b_stronger"), ("b_weaker", "NOT b_stronger")):
+            pick = f"FILTER (WHERE {facing} AND {cond})"
+            cols.append(f"coalesce(any_value(n) {pick}, 0) AS {prefix}_{side}_n")
+            cols.append(f"coalesce(any_value(k_{act}) {pick}, 0) AS {prefix}_{side}_{act}")
+            cols.append(f"coalesce(any_value(e_{act}) {pick}, 0) AS {prefix}_{side}_exp")
+            if side == "b_stronger":
+                cols.append(f"coalesce(any_value(v_{act}) {pick}, 0) AS {prefix}_{side}_var")
     return ",\n            ".join(cols)
 
 
@@ -232,13 +252,18 @@ def _card_spots(con: duckdb.DuckDBPyConnection) -> None:
                    (sum(d.fold::INT) + $s * any_value(pop.pf)) / (count(*) + $s) AS p_fold,
                    (sum(d.aggr::INT) + $s * any_value(pop.pa)) / (count(*) + $s) AS p_aggr
             FROM d JOIN pop USING (street, facing, bucket, pos) GROUP BY ALL
+        ), opp AS (
+            -- every player's strength per street with when they folded: one join on (hand, street)
+            -- instead of all dealt players first and their strength after
+            SELECT s.hk, s.pk, s.street, s.rank, s.chen, hp.fold_seq
+            FROM k_strength s JOIN k_hp hp USING (hk, pk) WHERE s.street <> 'final'
         )
         SELECT d.hk, d.hand_date, d.pk AS a, o.pk AS b, d.fold, d.aggr, d.facing, d.bucket,
             own.p_fold, own.p_aggr,
-            CASE WHEN d.street = 'preflop' THEN so.chen > d.chen ELSE so.rank < d.rank END AS b_stronger
+            CASE WHEN d.street = 'preflop' THEN o.chen > d.chen ELSE o.rank < d.rank END AS b_stronger
         FROM d JOIN own USING (pk, street, facing, bucket, pos)
-        JOIN k_hp o ON o.hk = d.hk AND o.pk <> d.pk AND (o.fold_seq IS NULL OR o.fold_seq > d.seq)
-        JOIN k_strength so ON so.hk = d.hk AND so.pk = o.pk AND so.street = d.street""",
+        JOIN opp o ON o.hk = d.hk AND o.street = d.street AND o.pk <> d.pk
+             AND (o.fold_seq IS NULL OR o.fold_seq > d.seq)""",
         {"s": SHRINK},
     )
     replace_view(
@@ -249,33 +274,94 @@ def _card_spots(con: duckdb.DuckDBPyConnection) -> None:
     )
 
 
-def pair_stats(con: duckdb.DuckDBPyConnection) -> None:
-    """Create temp table t_pair_stats (per hand_date, player_a, player_b), ordered pairs."""
+def _together(con: duckdb.DuckDBPyConnection, min_hands: int) -> None:
+    """k_tog: hands, sessions and confrontations per (day, A, B), every pair; k_keep: the pairs
+    that shared at least ``min_hands`` hands in the window (the only ones scored)."""
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_tog AS
+        WITH nf AS (
+            SELECT hk, count(*) FILTER (WHERE saw_flop) AS n_flop, sum(post_aggr) AS post_aggr
+            FROM k_hp GROUP BY hk
+        )
+        -- per table first, then per pair: counting the tables is a plain count, not a DISTINCT
+        SELECT hand_date, a, b, CAST(sum(n) AS BIGINT) AS hands_together, count(tk) AS sessions_together,
+            CAST(sum(c1) AS BIGINT) AS confrontations, CAST(sum(c2) AS BIGINT) AS hu_confrontations,
+            CAST(sum(c3) AS BIGINT) AS hu_checkdowns
+        FROM (
+            SELECT a.hand_date, a.pk AS a, b.pk AS b, a.tk,
+                count(*) AS n,
+                count(*) FILTER (WHERE a.vpip AND b.vpip) AS c1,
+                count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2) AS c2,
+                count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2 AND nf.post_aggr = 0
+                                 AND a.wtsd AND b.wtsd) AS c3
+            FROM k_hp a JOIN k_hp b ON b.hk = a.hk AND b.pk <> a.pk
+            JOIN nf ON nf.hk = a.hk
+            GROUP BY ALL)
+        GROUP BY ALL"""
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE k_keep AS SELECT a, b FROM k_tog GROUP BY a, b "
+        "HAVING sum(hands_together) >= $m",
+        {"m": min_hands},
+    )
+
+
+def _pair_sums(con: duckdb.DuckDBPyConnection) -> None:
+    """k_fl, k_sq, k_cs: chip flows, squeezes and card-conditioned spots per (day, A, B), every
+    pair (the kept pairs' rows go to t_pair_stats, the others' into the players' totals)."""
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_fl AS
+        SELECT hand_date, a, b,
+            CAST(round(sum(flow_cbb)) AS BIGINT) AS flow_cbb,
+            CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE both_flop), 0)) AS BIGINT) AS flow_flop_cbb,
+            CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE a_folded), 0)) AS BIGINT) AS flow_fold_cbb,
+            CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE a_better), 0)) AS BIGINT) AS flow_beaten_cbb,
+            count(*) FILTER (WHERE a_better) AS lost_with_better
+        FROM k_pflow GROUP BY ALL"""
+    )
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_sq AS
+        SELECT hand_date, a, b, count(*) AS reraised_by_b,
+            count(*) FILTER (WHERE third_folds >= 1) AS squeezes,
+            sum(third_folds) AS squeeze_third_folds, sum(callers_squeezed) AS callers_squeezed,
+            count(*) FILTER (WHERE third_folds >= 1 AND a_folds_after) AS whipsaw_folds
+        FROM k_psq GROUP BY ALL"""
+    )
+    con.execute(
+        f"""CREATE OR REPLACE TEMP TABLE k_cs AS
+        WITH cs_g AS (
+            SELECT hand_date, a, b, facing, b_stronger, count(*) AS n,
+                count(*) FILTER (WHERE fold) AS k_fold, sum(p_fold) AS e_fold,
+                sum(p_fold * (1 - p_fold)) AS v_fold, count(*) FILTER (WHERE aggr) AS k_aggr,
+                sum(p_aggr) AS e_aggr, sum(p_aggr * (1 - p_aggr)) AS v_aggr
+            FROM k_pcs GROUP BY ALL
+        )
+        SELECT hand_date, a, b,
+            {_card_columns()}
+        FROM cs_g GROUP BY ALL"""
+    )
+
+
+#: what ``pairs.directional`` sums per player over all opponents (leave-B-out baselines)
+REST_COLUMNS = ("hands_together", "confrontations", "flow_cbb", "flow_fold_cbb", "flow_beaten_cbb", "squeezes",
+                "cs_b_stronger_n", "cs_b_stronger_fold", "cs_b_stronger_exp",
+                "csn_b_stronger_n", "csn_b_stronger_aggr", "csn_b_stronger_exp")
+
+
+def pair_stats(con: duckdb.DuckDBPyConnection, min_hands: int = MIN_HANDS) -> None:
+    """Create temp table t_pair_stats (per hand_date, player_a, player_b), ordered pairs that
+    shared at least ``min_hands`` hands in the window, and t_pair_rest (per hand_date, player_a):
+    the same sums over every other opponent, so a player's totals are those of all decisions."""
+    _together(con, min_hands)
     pair_decisions(con)
     _flows(con)
     _squeezes(con)
     _card_spots(con)
+    _pair_sums(con)
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE t_pair_stats AS
-        WITH nf AS (
-            SELECT hk, count(*) FILTER (WHERE saw_flop) AS n_flop, sum(post_aggr) AS post_aggr
-            FROM k_hp GROUP BY hk
-        ), tog AS (
-            -- per table first, then per pair: counting the tables is a plain count, not a DISTINCT
-            SELECT hand_date, a, b, CAST(sum(n) AS BIGINT) AS hands_together, count(tk) AS sessions_together,
-                CAST(sum(c1) AS BIGINT) AS confrontations, CAST(sum(c2) AS BIGINT) AS hu_confrontations,
-                CAST(sum(c3) AS BIGINT) AS hu_checkdowns
-            FROM (
-                SELECT a.hand_date, a.pk AS a, b.pk AS b, a.tk,
-                    count(*) AS n,
-                    count(*) FILTER (WHERE a.vpip AND b.vpip) AS c1,
-                    count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2) AS c2,
-                    count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2 AND nf.post_aggr = 0
-                                     AND a.wtsd AND b.wtsd) AS c3
-                FROM k_hp a JOIN k_hp b ON b.hk = a.hk AND b.pk <> a.pk
-                JOIN nf ON nf.hk = a.hk
-                GROUP BY ALL)
-            GROUP BY ALL
+        WITH tog AS (
+            SELECT * FROM k_tog SEMI JOIN k_keep USING (a, b)
         ), sess AS (
             SELECT hp.hand_date, hp.pk, hp.tk, min(h.started_at) AS t0, max(h.started_at) AS t1
             FROM k_hp hp JOIN k_hand h USING (hk) WHERE h.started_at IS NOT NULL GROUP BY ALL
@@ -285,51 +371,40 @@ def pair_stats(con: duckdb.DuckDBPyConnection) -> None:
                 count(*) FILTER (WHERE abs(epoch(a.t1) - epoch(b.t1)) <= 300) AS left_together
             FROM sess a JOIN sess b ON b.hand_date = a.hand_date AND b.tk = a.tk AND b.pk <> a.pk
             GROUP BY ALL
+        ), con_g AS (
+            -- plain sums per group first, then one row per pair and day: much cheaper than 36
+            -- FILTER aggregates over every pair decision
+            SELECT hand_date, a, b, grp, sum(aggr::INT) AS aggr_obs, sum(p_aggr) AS aggr_exp,
+                sum(p_aggr * (1 - p_aggr)) AS aggr_var, sum(fold::INT) AS fold_obs, sum(p_fold) AS fold_exp,
+                sum(p_fold * (1 - p_fold)) AS fold_var, count(*) AS n, sum((bucket >= 3)::INT) AS strong_n,
+                sum((bucket >= 3 AND aggr)::INT) AS strong_aggr
+            FROM k_pdec GROUP BY ALL
         ), con AS (
             SELECT hand_date, a, b,
             {_contrast_columns()}
-            FROM k_pdec GROUP BY ALL
-        ), fl AS (
-            SELECT hand_date, a, b,
-                CAST(round(sum(flow_cbb)) AS BIGINT) AS flow_cbb,
-                CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE both_flop), 0)) AS BIGINT) AS flow_flop_cbb,
-                CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE a_folded), 0)) AS BIGINT) AS flow_fold_cbb,
-                CAST(round(coalesce(sum(flow_cbb) FILTER (WHERE a_better), 0)) AS BIGINT) AS flow_beaten_cbb,
-                count(*) FILTER (WHERE a_better) AS lost_with_better
-            FROM k_pflow GROUP BY ALL
-        ), sq AS (
-            SELECT hand_date, a, b, count(*) AS reraised_by_b,
-                count(*) FILTER (WHERE third_folds >= 1) AS squeezes,
-                sum(third_folds) AS squeeze_third_folds, sum(callers_squeezed) AS callers_squeezed,
-                count(*) FILTER (WHERE third_folds >= 1 AND a_folds_after) AS whipsaw_folds
-            FROM k_psq GROUP BY ALL
-        ), cs AS (
-            SELECT hand_date, a, b,
-                count(*) FILTER (WHERE facing AND b_stronger) AS cs_b_stronger_n,
-                count(*) FILTER (WHERE facing AND b_stronger AND fold) AS cs_b_stronger_fold,
-                coalesce(sum(p_fold) FILTER (WHERE facing AND b_stronger), 0) AS cs_b_stronger_exp,
-                coalesce(sum(p_fold * (1 - p_fold)) FILTER (WHERE facing AND b_stronger), 0)
-                    AS cs_b_stronger_var,
-                count(*) FILTER (WHERE facing AND NOT b_stronger) AS cs_b_weaker_n,
-                count(*) FILTER (WHERE facing AND NOT b_stronger AND fold) AS cs_b_weaker_fold,
-                coalesce(sum(p_fold) FILTER (WHERE facing AND NOT b_stronger), 0) AS cs_b_weaker_exp,
-                count(*) FILTER (WHERE NOT facing AND b_stronger) AS csn_b_stronger_n,
-                count(*) FILTER (WHERE NOT facing AND b_stronger AND aggr) AS csn_b_stronger_aggr,
-                coalesce(sum(p_aggr) FILTER (WHERE NOT facing AND b_stronger), 0) AS csn_b_stronger_exp,
-                coalesce(sum(p_aggr * (1 - p_aggr)) FILTER (WHERE NOT facing AND b_stronger), 0)
-                    AS csn_b_stronger_var,
-                count(*) FILTER (WHERE NOT facing AND NOT b_stronger) AS csn_b_weaker_n,
-                count(*) FILTER (WHERE NOT facing AND NOT b_stronger AND aggr) AS csn_b_weaker_aggr,
-                coalesce(sum(p_aggr) FILTER (WHERE NOT facing AND NOT b_stronger), 0) AS csn_b_weaker_exp
-            FROM k_pcs GROUP BY ALL
+            FROM con_g GROUP BY ALL
         ), j AS (
             SELECT * FROM tog
             LEFT JOIN jl USING (hand_date, a, b)
             LEFT JOIN con USING (hand_date, a, b)
-            LEFT JOIN fl USING (hand_date, a, b)
-            LEFT JOIN sq USING (hand_date, a, b)
-            LEFT JOIN cs USING (hand_date, a, b)
+            LEFT JOIN k_fl USING (hand_date, a, b)
+            LEFT JOIN k_sq USING (hand_date, a, b)
+            LEFT JOIN k_cs USING (hand_date, a, b)
         )
         SELECT j.hand_date, pa.player AS player_a, pb.player AS player_b, j.* EXCLUDE (hand_date, a, b)
         FROM j JOIN k_player pa ON pa.pk = j.a JOIN k_player pb ON pb.pk = j.b"""
+    )
+    parts = [
+        ("k_tog", ["hands_together", "confrontations"]),
+        ("k_fl", ["flow_cbb", "flow_fold_cbb", "flow_beaten_cbb"]),
+        ("k_sq", ["squeezes"]),
+        ("k_cs", [c for c in REST_COLUMNS if c.startswith("cs")]),
+    ]
+    dropped = " UNION ALL BY NAME ".join(
+        f"SELECT hand_date, a, {', '.join(cols)} FROM {t} ANTI JOIN k_keep USING (a, b)" for t, cols in parts)
+    sums = ", ".join(f"sum({c}) AS {c}" for c in REST_COLUMNS)
+    con.execute(
+        f"""CREATE OR REPLACE TEMP TABLE t_pair_rest AS
+        SELECT r.hand_date, p.player AS player_a, r.* EXCLUDE (hand_date, a)
+        FROM (SELECT hand_date, a, {sums} FROM ({dropped}) GROUP BY ALL) r JOIN k_player p ON p.pk = r.a"""
     )

@@ -3,6 +3,10 @@
 Independent reference: ``tests/detectors/frozen`` is the feature code as it stood before the speed
 round, run on the same warehouse in the same process; every feature, statistics and evidence
 table and the scored unordered pairs must match row for row (floats within a relative 1e-9).
+Since round 2 (pairs filtered early) the per-pair tables (t_pair_stats, pdec) hold only the pairs
+that shared at least MIN_HANDS hands: the frozen tables are cut to those pairs (read off the frozen
+t_pair_stats) and must then match; every other table, the scored pairs, and each player's totals
+against everyone (checked below from the frozen tables) must match in full.
 Warehouses: a small seeded simulation (teams injected, so the pair tables are populated), in
 both modes, and the real Pluribus sessions (every hole card known). The 20k-hand snapshot saved
 before the change is compared too when it is cached under var/bench/detspeed (bench/detect_equiv.py).
@@ -14,9 +18,12 @@ from datetime import datetime
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
+from detectors import pairs as live_pairs
 from detectors import snapshot
+from detectors.stats import MIN_HANDS, REST_COLUMNS
 from tests.conftest import ROOT, real_data
 from tests.detectors.frozen import allin, features, pairs, stats
 from warehouse.ingest import ingest_paths
@@ -45,7 +52,7 @@ def _both(db: Path, mode: str) -> list[str]:
         con.close()
     old, new = snaps
     assert old["t_pair_stats"].height > 100 and old["pdec"].height > 1000 and old["unordered"].height > 10
-    return snapshot.differences(old, new)
+    return snapshot.differences(snapshot.scored_pairs_only(old, MIN_HANDS), new)
 
 
 @pytest.mark.parametrize("mode", ["operator", "player"])
@@ -75,6 +82,29 @@ def test_saved_20k_snapshot_identical() -> None:
         pytest.skip("20k snapshot not cached (bench/detect_equiv.py --save var/bench/detspeed/before)")
     con = duckdb.connect(str(folder / "s7.duckdb"), read_only=True)
     u = snapshot.run_all(con)
-    diffs = snapshot.differences(snapshot.load(folder / "before"), snapshot.snapshot(con, u))
+    diffs = snapshot.differences(snapshot.scored_pairs_only(snapshot.load(folder / "before"), MIN_HANDS),
+                                 snapshot.snapshot(con, u))
     con.close()
     assert diffs == []
+
+
+def test_player_totals_count_dropped_pairs(simulated: Path) -> None:
+    """Pairs below MIN_HANDS are dropped from the pair tables, but each player's sums against
+    everyone (what the leave-B-out baselines use) equal the frozen code's sums over all pairs."""
+    con = duckdb.connect(str(simulated), read_only=True)
+    snapshot.run_all(con, "operator", FROZEN)
+    old = pairs.summed_pair_stats(con)
+    snapshot.run_all(con, "operator")
+    new = live_pairs.summed_pair_stats(con)
+    con.close()
+    dropped = old.filter(pl.col("hands_together") < MIN_HANDS)
+    assert dropped.height > 50  # the filter is exercised
+    kept = new.filter(pl.col("player_b").is_not_null())
+    assert kept.height and kept.filter(pl.col("hands_together") < MIN_HANDS).is_empty()
+    cols = list(REST_COLUMNS)
+    tot_old = old.group_by("player_a").agg(pl.col(cols).sum()).sort("player_a")
+    tot_new = new.group_by("player_a").agg(pl.col(cols).sum()).sort("player_a")
+    assert tot_old["player_a"].to_list() == tot_new["player_a"].to_list()
+    for c in cols:
+        diff = (tot_old[c] - tot_new[c]).abs() / tot_old[c].abs().clip(lower_bound=1.0)
+        assert (diff < 1e-9).all(), c
