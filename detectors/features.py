@@ -117,13 +117,16 @@ def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
     """k_hp / hp: one row per (hand, dealt-in player) with money, preflop flags and how far they got."""
     con.execute(
         """CREATE OR REPLACE TEMP TABLE k_hp AS
-        WITH dealt AS (
-            SELECT h.hk, p.pk, s.seat_no, s.stack, h.button_seat, h.bb, h.board, h.hand_date, h.tk,
+        WITH seated AS (
+            -- the window sorts only these narrow rows; the hand's other columns are joined after
+            SELECT h.hk, p.pk, s.seat_no, s.stack,
                    row_number() OVER (PARTITION BY h.hk
                         ORDER BY (s.seat_no - coalesce(h.button_seat, 0) + 1000 - 1) % 1000) - 1 AS pos,
                    count(*) OVER (PARTITION BY h.hk) AS n_dealt
             FROM seats s JOIN k_hand h USING (hand_id) JOIN k_player p ON p.site = h.site AND p.name = s.player
             WHERE NOT s.sitting_out
+        ), dealt AS (
+            SELECT d.*, h.button_seat, h.bb, h.board, h.hand_date, h.tk FROM seated d JOIN k_hand h USING (hk)
         ), act AS (
             SELECT a.hk, a.pk,
                 sum(a.contribution) AS put_in,
@@ -157,9 +160,13 @@ def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
                    c.cards
             FROM dealt d LEFT JOIN act a USING (hk, pk) LEFT JOIN won w USING (hk, pk)
             LEFT JOIN k_cards c USING (hk, pk)
+        ), live AS (
+            -- players still in at the end, per hand: a group-by joined back, not a window over wide rows
+            SELECT hk, count(*) FILTER (WHERE fold_seq IS NULL) AS n_live_end
+            FROM j GROUP BY hk
         )
-        SELECT *, fold_seq IS NULL AND n_live_end >= 2 AND saw_flop AS wtsd
-        FROM (SELECT *, count(*) FILTER (WHERE fold_seq IS NULL) OVER (PARTITION BY hk) AS n_live_end FROM j)"""
+        SELECT j.*, l.n_live_end, j.fold_seq IS NULL AND l.n_live_end >= 2 AND j.saw_flop AS wtsd
+        FROM j JOIN live l USING (hk)"""
     )
     replace_view(
         con, "hp",
