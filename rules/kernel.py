@@ -205,6 +205,101 @@ def eval5(c: np.ndarray, cnt: np.ndarray) -> int:
     return cat * base + key
 
 
+@njit(cache=True, inline="always")
+def _top_ranks(mask: int, k: int, key: int) -> int:
+    """``key`` extended (base 13) by the ``k`` highest ranks set in the 13-bit ``mask``."""
+    r = 12
+    while k > 0 and r >= 0:
+        if mask >> r & 1:
+            key = key * 13 + r
+            k -= 1
+        r -= 1
+    return key
+
+
+@njit(cache=True, inline="always")
+def _straight_top(mask: int) -> int:
+    """Top rank of the highest five-rank run in ``mask`` (the wheel counts A as low), -1: none."""
+    for top in range(12, 3, -1):
+        if (mask >> (top - 4)) & 31 == 31:
+            return top
+    if mask & 0x100F == 0x100F:  # A 2 3 4 5
+        return 3
+    return -1
+
+
+@njit(cache=True)
+def best_any5(c: np.ndarray, m: int, cnt: np.ndarray) -> int:
+    """The best ``eval5`` score over every five of the ``m`` cards, computed directly from rank counts
+    and suit masks (no 21 five-card evaluations for seven cards); -1 when the cards are not all
+    distinct (the caller then enumerates, so a malformed hand is scored exactly as before).
+    ``cnt``: at least 21 slots of scratch."""
+    if m < 5:
+        return -1
+    for r in range(21):
+        cnt[r] = 0  # 0..12 rank counts, 13..16 per-suit rank masks, 17..20 per-suit counts
+    seen = 0
+    for j in range(m):
+        x = c[j]
+        bit = 1 << x
+        if seen & bit:
+            return -1
+        seen |= bit
+        cnt[x // 4] += 1
+        cnt[13 + x % 4] |= 1 << (x // 4)
+        cnt[17 + x % 4] += 1
+    base = 371293  # 13 ** 5
+    best = -1
+    for su in range(13, 17):
+        if cnt[su + 4] >= 5:
+            sm = cnt[su]
+            st = _straight_top(sm)
+            v = 8 * base + st if st >= 0 else 5 * base + _top_ranks(sm, 5, 0)
+            if v > best:
+                best = v
+    if best >= 8 * base:
+        return best
+    quad = trip = trip2 = pair = pair2 = -1
+    mask = 0
+    for r in range(12, -1, -1):
+        k = cnt[r]
+        if k:
+            mask |= 1 << r
+        if k == 4 and quad < 0:
+            quad = r
+        elif k == 3:
+            if trip < 0:
+                trip = r
+            elif trip2 < 0:
+                trip2 = r
+        elif k == 2:
+            if pair < 0:
+                pair = r
+            elif pair2 < 0:
+                pair2 = r
+    if quad >= 0:
+        v = 7 * base + _top_ranks(mask & ~(1 << quad), 1, ((quad * 13 + quad) * 13 + quad) * 13 + quad)
+    elif trip >= 0 and (trip2 >= 0 or pair >= 0):
+        p = trip2 if trip2 > pair else pair
+        v = 6 * base + (((trip * 13 + trip) * 13 + trip) * 13 + p) * 13 + p
+    elif best >= 0:
+        return best  # a flush beats everything below a full house
+    else:
+        st = _straight_top(mask)
+        if st >= 0:
+            v = 4 * base + st
+        elif trip >= 0:
+            v = 3 * base + _top_ranks(mask & ~(1 << trip), 2, (trip * 13 + trip) * 13 + trip)
+        elif pair2 >= 0:
+            key = ((pair * 13 + pair) * 13 + pair2) * 13 + pair2
+            v = 2 * base + _top_ranks(mask & ~(1 << pair) & ~(1 << pair2), 1, key)
+        elif pair >= 0:
+            v = 1 * base + _top_ranks(mask & ~(1 << pair), 3, pair * 13 + pair)
+        else:
+            v = _top_ranks(mask, 5, 0)
+    return v if v > best else best
+
+
 @njit(cache=True)
 def best_high(hole: np.ndarray, nh: int, board: np.ndarray, nb: int, omaha: bool,
               scratch: np.ndarray | None = None) -> int:
@@ -236,6 +331,9 @@ def best_high(hole: np.ndarray, nh: int, board: np.ndarray, nb: int, omaha: bool
     for a in range(nb):
         allc[nh + a] = board[a]
     m = nh + nb
+    v = best_any5(allc, m, cnt)
+    if v >= 0:
+        return v
     for a in range(m):
         for b in range(a + 1, m):
             for x in range(b + 1, m):
@@ -310,7 +408,7 @@ def check_window(
     width = MAX_RING + 2
     for h in range(a_off.shape[0] - 1):
         width = max(width, a_off[h + 1] - a_off[h], s_off[h + 1] - s_off[h])
-    iw = np.empty((24, max(width, 64)), np.int64)  # per-hand work rows, allocated once per window
+    iw = np.empty((25, max(width, 64)), np.int64)  # per-hand work rows, allocated once per window
     bw = np.empty((8, max(width, 64)), np.bool_)
     pot_el = np.empty((MAX_RING + 2, MAX_RING), np.bool_)
     hand_cards = np.empty((MAX_RING, MAXC), np.int64)
@@ -369,6 +467,8 @@ def _one_hand(
     nring = 0
     ring_seat = iw[0]  # seat row of each ring member
     acting_seat = iw[1]
+    used = bw[5, : s1 - s0]  # per seat (index from the hand's first seat row): someone acts from it
+    used[:] = False
     for r in range(a0, a1):
         if a_bad[r]:
             return True
@@ -380,16 +480,12 @@ def _one_hand(
         if found < 0:
             return True  # a player with no seat
         acting_seat[r - a0] = found
+        used[found - s0] = True
     # seats of acting players, ordered by seat number
     cand = iw[2]
     nc = 0
     for s in range(s0, s1):
-        used = False
-        for r in range(a1 - a0):
-            if acting_seat[r] == s:
-                used = True
-                break
-        if used:
+        if used[s - s0]:
             cand[nc] = s
             nc += 1
     if nc == 0 or nc > MAX_RING:
@@ -421,11 +517,13 @@ def _one_hand(
                 live_btn = True
         if not live_btn:
             return True
-    ring_of = iw[3]
+    pos_of = iw[23, : s1 - s0]  # ring position of each seat (index from the first seat row), -1: none
+    pos_of[:] = -1
+    for k in range(n):
+        pos_of[ring_seat[k] - s0] = k
+    ring_of = iw[3]  # ring position of each action's player
     for r in range(a1 - a0):
-        for k in range(n):
-            if ring_seat[k] == acting_seat[r]:
-                ring_of[r] = k
+        ring_of[r] = pos_of[acting_seat[r] - s0]
     stacks = iw[4, :n]
     behind = iw[5, :n]
     contributed = iw[6, :n]
@@ -703,10 +801,8 @@ def _one_hand(
     for s in range(s0, s1):
         if not s_has_final[s]:
             continue
-        put = 0
-        for k in range(n):
-            if ring_seat[k] == s:
-                put = contributed[k]
+        k = pos_of[s - s0]
+        put = contributed[k] if k >= 0 else 0
         won = 0
         for w in range(w0, w1):
             if w_player[w] == s_player[s]:
@@ -874,6 +970,8 @@ def _one_hand(
     hand_n[:] = 0
     board = iw[18]
     ranks = iw[19, :n]
+    strength = iw[24, :n]  # each player's best hand on this board, scored once for every pot (-2: not yet)
+    strength[:] = -2
     ev = iw[20:23]
     nb = 0
     read = False
@@ -915,7 +1013,9 @@ def _one_hand(
         ranks[:] = -1
         for q in range(n):
             if pot_el[t, q]:
-                ranks[q] = best_high(hand_cards[q], hand_n[q], board, nb, omaha, ev)
+                if strength[q] == -2:
+                    strength[q] = best_high(hand_cards[q], hand_n[q], board, nb, omaha, ev)
+                ranks[q] = strength[q]
                 if ranks[q] > best:
                     best = ranks[q]
         nw = 0
