@@ -65,7 +65,7 @@ def _cards(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     bufs = arr.buffers()
     offs = np.frombuffer(bufs[1], np.int64, n + 1, arr.offset * 8) if n else np.zeros(1, np.int64)
     data = np.frombuffer(bufs[2], np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
-    out = np.full((n, K.MAXC), -1, np.int64)
+    out = np.full((n, K.MAXC), -1, np.int8)  # card ids -1..51: a byte each (memory traffic)
     count = np.zeros(n, np.int64)
     bad = np.zeros(n, np.bool_)
     K._parse_cards(data, offs, valid, out, count, bad)
@@ -194,27 +194,31 @@ def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: P
     flags = wa.flags[a:b]
     hnum = [x[a:b] for x in wa.hnum]
     na = len(acol[0])
-    i64 = [np.empty(na, np.int64) for _ in range(14)]
-    o_emit, o_can, o_reopened, o_allin = (np.zeros(na, np.bool_) for _ in range(4))
+    i64 = [np.empty(na, np.int64) for _ in range(15)]
+    o_can, o_reopened, o_allin = (np.empty(na, np.bool_) for _ in range(3))
+    o_hix = np.empty(na, np.int32)
+    o_w = np.zeros(1, np.int64)
     bail = np.zeros(b - a, np.bool_)
-    o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_F, o_pot, o_pta, o_stack, o_mine, o_facing = i64
+    o_row, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_F, o_pot, o_pta, o_stack, o_mine, \
+        o_facing = i64
     o_seat = np.empty(na, np.int64)
     args: list[Any] = [
         a_off, s_off, h_off, b_off, w_off, flags, *hnum, prof_of, params, int(MAX_IMPLIED_RAKE_PCT),
         *acol, *scol, *hcol, *bcol, *wcol,
-        o_emit, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_can, o_F, o_reopened, o_pot, o_pta,
-        o_stack, o_mine, o_facing, o_allin, o_seat, bail,
+        o_row, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_can, o_F, o_reopened, o_pot, o_pta,
+        o_stack, o_mine, o_facing, o_allin, o_seat, o_hix, o_w, bail,
     ]  # fmt: skip
-    for j in range(len(args) - 20):  # inputs as read-only views: one numba signature whatever Arrow
+    for j in range(len(args) - 22):  # inputs as read-only views: one numba signature whatever Arrow
         if isinstance(args[j], np.ndarray):  # handed out (zero-copy buffers are read-only, copies not)
             args[j] = args[j].view()
             args[j].flags.writeable = False
     K.check_window(*args)
-    rows = np.flatnonzero(o_emit)
-    hix = (np.searchsorted(a_off, rows, side="right") - 1).astype(np.int32)
+    m = int(o_w[0])  # the kernel wrote its kept rows compacted: views, no gather per column
+    rows, hix = o_row[:m], o_hix[:m]
     o = {"street": o_street, "ring": o_ring, "n": o_n, "raise_to": o_raise_to, "to_call": o_to_call, "B": o_B,
          "min": o_min, "max": o_max, "can_raise": o_can, "F": o_F, "reopened": o_reopened, "pot": o_pot, "pta": o_pta,
          "stack": o_stack, "mine": o_mine, "facing": o_facing, "allin": o_allin, "seat": o_seat}  # fmt: skip
+    o = {k: v[:m] for k, v in o.items()}
     r0 = int(wa.seats.off[a])
     players = wa.seat_player.slice(r0, int(wa.seats.off[b]) - r0)
     states = _states_table(hands, acol, players, names, prof_of, rows, hix, o)
@@ -230,10 +234,11 @@ def _dict(indices: np.ndarray, dictionary: pa.Array, mask: np.ndarray | None = N
 
 def _states_table(hands: pa.Table, acol: list[np.ndarray], players: pa.Array, names: list[str],
                   prof_of: np.ndarray, rows: np.ndarray, hix: np.ndarray, o: dict[str, np.ndarray]) -> pa.Table:
-    """The kernel's state rows as the ``action_states`` columns (plus ``rulebook``); every string
-    column is a dictionary array over a small table (names, kinds, streets, labels) or over the
-    batch's own hand ids and seated players, so no string is copied."""
-    ring, n = o["ring"][rows], o["n"][rows]
+    """The kernel's state rows (``o``: its compacted columns; ``rows``: their action rows) as the
+    ``action_states`` columns (plus ``rulebook``); every string column is a dictionary array over a
+    small table (names, kinds, streets, labels) or over the batch's own hand ids and seated players,
+    so no string is copied."""
+    ring, n = o["ring"], o["n"]
     # position labels: one small table per ring size
     labels: list[str] = []
     base: dict[int, int] = {}
@@ -241,33 +246,33 @@ def _states_table(hands: pa.Table, acol: list[np.ndarray], players: pa.Array, na
         base[size] = len(labels)
         labels.extend(_LABEL_CACHE.setdefault(size, position_labels(size)))
     starts = np.array([base.get(s, 0) for s in range(int(n.max()) + 1)] if len(n) else [0], np.int64)
-    facing = o["facing"][rows]
+    facing = o["facing"]
     no_face = facing < 0
-    can = o["can_raise"][rows]
-    rt = o["raise_to"][rows]
+    can = o["can_raise"]
+    rt = o["raise_to"]
     seq, kind, contrib = acol[0], acol[3], acol[6]
     return pa.table(
         {
             "hand_id": _dict(hix, hands["hand_id"].combine_chunks()),
             "seq": pa.array(seq[rows], pa.int64()),
-            "player": _dict(o["seat"][rows], players),
-            "street": _dict(o["street"][rows], _STREET_NAMES),
+            "player": _dict(o["seat"], players),
+            "street": _dict(o["street"], _STREET_NAMES),
             "position": _dict(starts[n] + ring if len(n) else n, pa.array(labels, pa.string())),
             "kind": _dict(kind[rows], _KIND_NAMES),
             "contribution": pa.array(contrib[rows], pa.int64()),
             "raise_to": pa.array(rt, pa.int64(), mask=rt < 0),
-            "to_call": pa.array(o["to_call"][rows], pa.int64()),
-            "current_bet": pa.array(o["B"][rows], pa.int64()),
-            "min_raise_to": pa.array(o["min"][rows], pa.int64(), mask=~can),
-            "max_raise_to": pa.array(o["max"][rows], pa.int64(), mask=~can),
-            "last_full_raise": pa.array(o["F"][rows], pa.int64()),
-            "reopened": pa.array(o["reopened"][rows], pa.bool_()),
-            "pot_before": pa.array(o["pot"][rows], pa.int64()),
-            "players_to_act": pa.array(o["pta"][rows], pa.int64()),
-            "stack_before": pa.array(o["stack"][rows], pa.int64()),
-            "committed_before": pa.array(o["mine"][rows], pa.int64()),
+            "to_call": pa.array(o["to_call"], pa.int64()),
+            "current_bet": pa.array(o["B"], pa.int64()),
+            "min_raise_to": pa.array(o["min"], pa.int64(), mask=~can),
+            "max_raise_to": pa.array(o["max"], pa.int64(), mask=~can),
+            "last_full_raise": pa.array(o["F"], pa.int64()),
+            "reopened": pa.array(o["reopened"], pa.bool_()),
+            "pot_before": pa.array(o["pot"], pa.int64()),
+            "players_to_act": pa.array(o["pta"], pa.int64()),
+            "stack_before": pa.array(o["stack"], pa.int64()),
+            "committed_before": pa.array(o["mine"], pa.int64()),
             "facing_aggressor": _dict(np.where(no_face, 0, facing), players, mask=no_face),
-            "all_in": pa.array(o["allin"][rows], pa.bool_()),
+            "all_in": pa.array(o["allin"], pa.bool_()),
             "rulebook": _dict(prof_of[hix], pa.array(names, pa.string())),
         },
         schema=STATES_SCHEMA,

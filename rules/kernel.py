@@ -77,13 +77,16 @@ def _parse_cards(data: np.ndarray, offs: np.ndarray, valid: np.ndarray, out: np.
 
     Non-ASCII bytes or more than MAXC cards mark the row ``bad`` (its hand goes to Python).
     """
+    longest = 0
+    for r in range(offs.shape[0] - 1):
+        longest = max(longest, offs[r + 1] - offs[r])
+    buf = np.empty(longest, np.uint8)  # one scratch buffer for every row (no allocation per row)
     for r in range(offs.shape[0] - 1):
         count[r] = 0
         if not valid[r]:
             continue
         lo = offs[r]
         hi = offs[r + 1]
-        buf = np.empty(hi - lo, np.uint8)
         m = 0
         for p in range(lo, hi):
             b = data[p]
@@ -398,11 +401,13 @@ def check_window(
     h_player: np.ndarray, h_cards: np.ndarray, h_ncards: np.ndarray, h_bad: np.ndarray,
     b_cards: np.ndarray, b_ncards: np.ndarray, b_bad: np.ndarray,
     w_player: np.ndarray, w_amount: np.ndarray,
-    # outputs: per action row, the state columns; per hand, bail
-    o_emit: np.ndarray, o_street: np.ndarray, o_ring: np.ndarray, o_n: np.ndarray, o_raise_to: np.ndarray,
+    # outputs: the state columns of the kept decisions, compacted (row ``k``: action row ``o_row[k]`` of
+    # hand ``o_hix[k]``; ``o_w[0]`` rows written); per hand, bail
+    o_row: np.ndarray, o_street: np.ndarray, o_ring: np.ndarray, o_n: np.ndarray, o_raise_to: np.ndarray,
     o_to_call: np.ndarray, o_B: np.ndarray, o_min: np.ndarray, o_max: np.ndarray, o_can_raise: np.ndarray,
     o_F: np.ndarray, o_reopened: np.ndarray, o_pot: np.ndarray, o_pta: np.ndarray, o_stack: np.ndarray,
-    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray, bail: np.ndarray,
+    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray, o_hix: np.ndarray,
+    o_w: np.ndarray, bail: np.ndarray,
 ) -> None:
     """Replay and check every hand of the window; ``bail[h]`` marks the hands Python must check."""
     width = MAX_RING + 2
@@ -412,19 +417,20 @@ def check_window(
     bw = np.empty((8, max(width, 64)), np.bool_)
     pot_el = np.empty((MAX_RING + 2, MAX_RING), np.bool_)
     hand_cards = np.empty((MAX_RING, MAXC), np.int64)
+    o_w[0] = 0
     for h in range(a_off.shape[0] - 1):
+        start = o_w[0]
         bail[h] = _one_hand(
             iw, bw, pot_el, hand_cards, h, a_off, s_off, h_off, b_off, w_off, flags, button, sb_lvl, bb_lvl,
             site_rake, site_fees, site_total,
             site_added, prof_of, params, max_rake_pct, a_seq, a_street, a_player, a_kind, a_amount, a_allin,
             a_contrib, a_text, a_cards, a_ncards, a_bad, s_no, s_player, s_stack, s_out, s_final, s_has_final, h_player,
-            h_cards, h_ncards, h_bad, b_cards, b_ncards, b_bad, w_player, w_amount, o_emit, o_street, o_ring, o_n,
+            h_cards, h_ncards, h_bad, b_cards, b_ncards, b_bad, w_player, w_amount, o_row, o_street, o_ring, o_n,
             o_raise_to, o_to_call, o_B, o_min, o_max, o_can_raise, o_F, o_reopened, o_pot, o_pta, o_stack, o_mine,
-            o_facing, o_allin, o_seat,
+            o_facing, o_allin, o_seat, o_hix, o_w,
         )
         if bail[h]:
-            for r in range(a_off[h], a_off[h + 1]):
-                o_emit[r] = False
+            o_w[0] = start  # a marked hand's rows are dropped (Python writes its states)
 
 
 @njit(cache=True, nogil=True)
@@ -442,10 +448,11 @@ def _one_hand(
     h_player: np.ndarray, h_cards: np.ndarray, h_ncards: np.ndarray, h_bad: np.ndarray,
     b_cards: np.ndarray, b_ncards: np.ndarray, b_bad: np.ndarray,
     w_player: np.ndarray, w_amount: np.ndarray,
-    o_emit: np.ndarray, o_street: np.ndarray, o_ring: np.ndarray, o_n: np.ndarray, o_raise_to: np.ndarray,
+    o_row: np.ndarray, o_street: np.ndarray, o_ring: np.ndarray, o_n: np.ndarray, o_raise_to: np.ndarray,
     o_to_call: np.ndarray, o_B: np.ndarray, o_min: np.ndarray, o_max: np.ndarray, o_can_raise: np.ndarray,
     o_F: np.ndarray, o_reopened: np.ndarray, o_pot: np.ndarray, o_pta: np.ndarray, o_stack: np.ndarray,
-    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray,
+    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray, o_hix: np.ndarray,
+    o_w: np.ndarray,
 ) -> bool:
     fl = flags[h]
     if fl & (F_UNSUPPORTED | F_FL | F_CANCELLED) or not fl & F_HAS_BUTTON:
@@ -700,9 +707,10 @@ def _one_hand(
         all_max = mine + stack_before
         min_to = min_to if min_to < all_max else all_max
         max_to = max_to if max_to < all_max else all_max
-        o_facing[r] = ring_seat[last_aggr] if last_aggr >= 0 else -1
-        o_pot[r] = pot
-        o_F[r] = F
+        w = o_w[0]  # this decision's output row (kept only when the hand is not marked)
+        o_facing[w] = ring_seat[last_aggr] if last_aggr >= 0 else -1
+        o_pot[w] = pot
+        o_F[w] = F
         raise_to = -1
         if kind == K_FOLD:
             folded[i] = True
@@ -754,22 +762,24 @@ def _one_hand(
             allin[i] = True
         level[i] = B
         acted_ctr[i] = reopen_ctr
-        o_emit[r] = True
-        o_street[r] = street
-        o_ring[r] = i
-        o_n[r] = n
-        o_raise_to[r] = raise_to
-        o_to_call[r] = to_call
-        o_B[r] = target
-        o_min[r] = min_to
-        o_max[r] = max_to
-        o_can_raise[r] = can_raise
-        o_reopened[r] = reopened
-        o_pta[r] = players_to_act
-        o_stack[r] = stack_before
-        o_mine[r] = mine
-        o_allin[r] = allin[i]
-        o_seat[r] = ring_seat[i]
+        o_row[w] = r
+        o_street[w] = street
+        o_ring[w] = i
+        o_n[w] = n
+        o_raise_to[w] = raise_to
+        o_to_call[w] = to_call
+        o_B[w] = target
+        o_min[w] = min_to
+        o_max[w] = max_to
+        o_can_raise[w] = can_raise
+        o_reopened[w] = reopened
+        o_pta[w] = players_to_act
+        o_stack[w] = stack_before
+        o_mine[w] = mine
+        o_allin[w] = allin[i]
+        o_seat[w] = ring_seat[i]
+        o_hix[w] = h
+        o_w[0] = w + 1
         expected = _next_to_act(i, n, B, call_basis, folded, allin, level, street_bet) if seq > last_post_seq else -2
     total_in = 0
     for q in range(n):

@@ -79,7 +79,7 @@ def test_simulated_night_identical(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     ingest_paths([out], db, progress=False)
     results = _both(db, [None, "TDA-2009", "R003-cash"])
-    for book, (py, fast, fallback, hands) in results.items():
+    for book, (py, fast, _fallback, hands) in results.items():
         assert hands >= 4000, book
         assert fast == py, book
         assert len(py[0]) > hands, book  # states were produced and compared
