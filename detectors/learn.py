@@ -26,13 +26,16 @@ from detectors import pairfx
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
 
-MODEL_VERSION = "pair-hgb-1.2"
+MODEL_VERSION = "pair-hgb-1.3"
 CLASSES = ("none", *FAMILIES)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
 
 def model_features() -> list[str]:
-    return [*feature_columns(), *(f"r_{f}" for f in FAMILIES), "log_conf", "log_hu_conf",
+    # no absolute exposure (log_conf, log_hu_conf): a pool where pairs share far more hands than on
+    # the training site (a small private game) pushed honest-looking scales out of the trees' range and
+    # collapsed the scores of real teams there; contrasts and effect sizes are scale-free
+    return [*feature_columns(), *(f"r_{f}" for f in FAMILIES),
             "conc_min", "conc_max", "join_rate", "left_rate", *pairfx.FEATURES]
 
 

@@ -54,8 +54,8 @@ ORDERED = [*(f"e_{g}_{m}" for g in GROUPS for m in ("aggr", "fold")), "e_cs", "e
            "e_flow_fold", "e_flow_beaten", "e_squeeze", "e_callers_squeezed", "e_whipsaw", "e_hu_strong_aggr",
            "e_face_strong_aggr"]
 
-#: columns the pair model sees (both directions, plus symmetric pair rates)
-FEATURES = [*(f"{f}_{d}" for f in ORDERED for d in ("ab", "ba")), "e_checkdown", "hu_share", "conf_share"]
+#: columns the pair model sees (both directions, plus the pair's heads-up check-down rate)
+FEATURES = [*(f"{f}_{d}" for f in ORDERED for d in ("ab", "ba")), "e_checkdown"]
 
 
 def add(u: pl.DataFrame, summed: pl.DataFrame) -> pl.DataFrame:
@@ -66,11 +66,8 @@ def add(u: pl.DataFrame, summed: pl.DataFrame) -> pl.DataFrame:
                   *[pl.col(f).alias(f"{f}_ba") for f in ORDERED])
     u = u.drop([c for c in FEATURES if c in u.columns])
     out = u.join(ab, on=["player_a", "player_b"], how="left").join(ba, on=["player_a", "player_b"], how="left")
-    hands = pl.col("hands_together")
     return out.with_columns(
         [pl.col(f"{f}_{d}").fill_null(0.0) for f in ORDERED for d in ("ab", "ba")]
     ).with_columns(
         _rate(pl.col("hu_checkdowns"), pl.col("hu_confrontations")).alias("e_checkdown"),
-        (pl.col("hu_confrontations") / (hands + 20.0)).alias("hu_share"),
-        (pl.col("confrontations") / (hands + 20.0)).alias("conf_share"),
     )

@@ -43,7 +43,6 @@ def test_effect_sizes_by_hand() -> None:
     assert out["e_flow_ba"] == pytest.approx(1000 / 50)
     assert out["e_squeeze_ab"] == pytest.approx(4 / 200)
     assert out["e_checkdown"] == pytest.approx(7 / 30)
-    assert out["hu_share"] == pytest.approx(27 / 200)
     assert set(pairfx.FEATURES) <= set(out)
 
 
