@@ -93,7 +93,7 @@ EVIDENCE_SQL: dict[str, str] = {
     "soft_play": """
         SELECT f.flag_key, p.hand_id,
                sum(greatest(p.p_aggr - p.aggr::INT, 0) * (1 + p.bucket) * (1 + p.fold::INT)) + 0.01 * count(*) AS s
-        FROM _fp f JOIN pdec p ON (p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)
+        FROM _fp f JOIN pdec p ON least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b
         GROUP BY ALL HAVING sum(greatest(p.p_aggr - p.aggr::INT, 0)) > 0""",
     # pots the pair's net loser (the dumper) lost to the other, biggest first; a fold after putting
     # chips in (folding a big bet to the partner) weighs 5x, losing with the better hand 2x
@@ -101,7 +101,7 @@ EVIDENCE_SQL: dict[str, str] = {
         WITH x AS (
             SELECT f.flag_key, p.hand_id, p.a AS loser, p.flow_cbb,
                    p.flow_cbb * (1 + coalesce(p.a_better::INT, 0)) * (1 + 4 * p.a_folded::INT) AS v
-            FROM _fp f JOIN pflow p ON (p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)
+            FROM _fp f JOIN pflow p ON least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b
         ), d AS (
             SELECT flag_key, arg_max(loser, tot) AS dumper
             FROM (SELECT flag_key, loser, sum(flow_cbb) AS tot FROM x GROUP BY ALL) GROUP BY flag_key
@@ -116,10 +116,10 @@ EVIDENCE_SQL: dict[str, str] = {
             SELECT f.flag_key, q.hand_id,
                    CASE WHEN q.callers_squeezed >= 1 THEN 30 + q.callers_squeezed ELSE 10 - 0.1 * q.third_folds END
                    AS s
-            FROM _fp f JOIN psq q ON (q.a = f.a AND q.b = f.b) OR (q.a = f.b AND q.b = f.a)
+            FROM _fp f JOIN psq q ON least(q.a, q.b) = f.a AND greatest(q.a, q.b) = f.b
             UNION ALL
             SELECT f.flag_key, p.hand_id, CASE WHEN p.p_fold < 0.6 THEN 20 ELSE 5 END + 1 - p.p_fold AS s
-            FROM _fp f JOIN pdec p ON ((p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a))
+            FROM _fp f JOIN pdec p ON (least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b)
             WHERE p.grp LIKE 'hu_%' AND p.fold
         ) GROUP BY ALL""",
     # folds facing a bet while the other (live) held a stronger hand: the less the folder's own
@@ -129,7 +129,7 @@ EVIDENCE_SQL: dict[str, str] = {
         SELECT f.flag_key, c.hand_id,
             max(7 * (1 - c.p_fold) + 1.3 * c.b_stronger::INT
                 - 4 * coalesce(d.to_call / (d.pot_before + d.to_call + 1.0), 0.5)) AS s
-        FROM _fp f JOIN pcs c ON (c.a = f.a AND c.b = f.b) OR (c.a = f.b AND c.b = f.a)
+        FROM _fp f JOIN pcs c ON least(c.a, c.b) = f.a AND greatest(c.a, c.b) = f.b
         LEFT JOIN dec d ON d.hand_id = c.hand_id AND d.player = c.a AND d.fold
         WHERE c.fold AND c.facing GROUP BY ALL""",
 }
@@ -139,7 +139,10 @@ def evidence(con: duckdb.DuckDBPyConnection, flagged: pl.DataFrame, top: int = 1
     """Ranked evidence hand ids per flag_key for rows (flag_key, family, a, b)."""
     out: dict[str, list[str]] = {}
     for family, sql in EVIDENCE_SQL.items():
-        part = flagged.filter(pl.col("family") == family).select("flag_key", "a", "b")
+        # the joins match (least, greatest) of a directed pair: one hash join, not an OR loop
+        part = flagged.filter(pl.col("family") == family).select(
+            "flag_key", pl.min_horizontal("a", "b").alias("a"), pl.max_horizontal("a", "b").alias("b")
+        )
         if part.is_empty():
             continue
         con.register("_fp", part.to_arrow())
