@@ -14,6 +14,7 @@ piling hands onto the same pairs). Only features + detectors are timed, not the 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import sys
 import tempfile
@@ -25,7 +26,7 @@ import duckdb
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from detectors import allin, features, learn, pairs, stats  # noqa: E402
+from detectors import allin, features, learn, pairs, run, stats  # noqa: E402
 from detectors.families import rule_scores  # noqa: E402
 from detectors.run import Params, build_flags, score  # noqa: E402
 
@@ -101,6 +102,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--memory", default="6GB")
     ap.add_argument("--mode", default="operator")
+    ap.add_argument("--model", help="pair model file (default: the mode's shipped model; a missing file such as "
+                                    "'none' scores by the rules, e.g. while the model's features are being changed)")
     ap.add_argument("--proposed-evidence-join", action="store_true",
                     help="measure the evidence join proposed for families.py (see proposed_evidence_join)")
     args = ap.parse_args()
@@ -115,7 +118,7 @@ def main() -> None:
     con = duckdb.connect(str(db))
     con.execute(f"SET threads = {args.threads}; SET memory_limit = '{args.memory}'")
     con.execute("SET preserve_insertion_order = false")
-    params = Params(mode=args.mode)
+    params = Params(mode=args.mode, model=args.model)
     stages: list[tuple[str, float, float]] = []
     t0, c0 = time.perf_counter(), time.process_time()
 
@@ -130,9 +133,13 @@ def main() -> None:
     lap("all-in equity")
     stats.player_stats(con)
     lap("player stats")
-    stats.pair_stats(con)
+    stats.pair_stats(con, params.min_hands)
     lap("pair stats")
-    u = rule_scores(pairs.unordered(pairs.directional(pairs.summed_pair_stats(con))))
+    summed = pairs.summed_pair_stats(con)
+    if hasattr(run, "frame_from_summed"):  # the pipeline's own pair frame (effect sizes included)
+        u = run.frame_from_summed(summed, params.min_hands)
+    else:
+        u = rule_scores(pairs.unordered(pairs.directional(summed)))
     lap("pair contrasts + rule scores")
     u, model = score(u, params)
     lap("model + isolation forest")
@@ -143,7 +150,7 @@ def main() -> None:
         print(f"  {name:40s} {secs:7.1f} s wall {cpu_secs:7.1f} s cpu")
     print(f"total features+detectors: {total:.1f} s wall, {cpu:.1f} s cpu for {n:,} hands ({n / total:,.0f} hands/s), "
           f"{u.height:,} pairs, {flags.height} flags, peak RSS {peak_mb():,.0f} MB, threads {args.threads}, "
-          f"model {learn.MODEL_VERSION if model else 'none'}")
+          f"model {learn.MODEL_VERSION if model else 'none'}, load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
