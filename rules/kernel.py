@@ -417,43 +417,43 @@ def check_window(
     bw = np.empty((8, max(width, 64)), np.bool_)
     pot_el = np.empty((MAX_RING + 2, MAX_RING), np.bool_)
     hand_cards = np.empty((MAX_RING, MAXC), np.int64)
+    ins = (
+        a_off, s_off, h_off, b_off, w_off, flags, button, sb_lvl, bb_lvl, site_rake, site_fees, site_total,
+        site_added, prof_of, params, a_seq, a_street, a_player, a_kind, a_amount, a_allin, a_contrib, a_text,
+        a_cards, a_ncards, a_bad, s_no, s_player, s_stack, s_out, s_final, s_has_final, h_player, h_cards,
+        h_ncards, h_bad, b_cards, b_ncards, b_bad, w_player, w_amount,
+    )
+    outs = (
+        o_row, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_can_raise, o_F, o_reopened,
+        o_pot, o_pta, o_stack, o_mine, o_facing, o_allin, o_seat, o_hix, o_w,
+    )
     o_w[0] = 0
     for h in range(a_off.shape[0] - 1):
         start = o_w[0]
-        bail[h] = _one_hand(
-            iw, bw, pot_el, hand_cards, h, a_off, s_off, h_off, b_off, w_off, flags, button, sb_lvl, bb_lvl,
-            site_rake, site_fees, site_total,
-            site_added, prof_of, params, max_rake_pct, a_seq, a_street, a_player, a_kind, a_amount, a_allin,
-            a_contrib, a_text, a_cards, a_ncards, a_bad, s_no, s_player, s_stack, s_out, s_final, s_has_final, h_player,
-            h_cards, h_ncards, h_bad, b_cards, b_ncards, b_bad, w_player, w_amount, o_row, o_street, o_ring, o_n,
-            o_raise_to, o_to_call, o_B, o_min, o_max, o_can_raise, o_F, o_reopened, o_pot, o_pta, o_stack, o_mine,
-            o_facing, o_allin, o_seat, o_hix, o_w,
-        )
+        bail[h] = _one_hand(iw, bw, pot_el, hand_cards, h, max_rake_pct, ins, outs)
         if bail[h]:
             o_w[0] = start  # a marked hand's rows are dropped (Python writes its states)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _one_hand(
-    iw: np.ndarray, bw: np.ndarray, pot_el: np.ndarray, hand_cards: np.ndarray, h: int,
-    a_off: np.ndarray, s_off: np.ndarray, h_off: np.ndarray, b_off: np.ndarray, w_off: np.ndarray,
-    flags: np.ndarray, button: np.ndarray, sb_lvl: np.ndarray, bb_lvl: np.ndarray, site_rake: np.ndarray,
-    site_fees: np.ndarray, site_total: np.ndarray, site_added: np.ndarray, prof_of: np.ndarray, params: np.ndarray,
-    max_rake_pct: int,
-    a_seq: np.ndarray, a_street: np.ndarray, a_player: np.ndarray, a_kind: np.ndarray, a_amount: np.ndarray,
-    a_allin: np.ndarray, a_contrib: np.ndarray, a_text: np.ndarray, a_cards: np.ndarray, a_ncards: np.ndarray,
-    a_bad: np.ndarray,
-    s_no: np.ndarray, s_player: np.ndarray, s_stack: np.ndarray, s_out: np.ndarray, s_final: np.ndarray,
-    s_has_final: np.ndarray,
-    h_player: np.ndarray, h_cards: np.ndarray, h_ncards: np.ndarray, h_bad: np.ndarray,
-    b_cards: np.ndarray, b_ncards: np.ndarray, b_bad: np.ndarray,
-    w_player: np.ndarray, w_amount: np.ndarray,
-    o_row: np.ndarray, o_street: np.ndarray, o_ring: np.ndarray, o_n: np.ndarray, o_raise_to: np.ndarray,
-    o_to_call: np.ndarray, o_B: np.ndarray, o_min: np.ndarray, o_max: np.ndarray, o_can_raise: np.ndarray,
-    o_F: np.ndarray, o_reopened: np.ndarray, o_pot: np.ndarray, o_pta: np.ndarray, o_stack: np.ndarray,
-    o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray, o_hix: np.ndarray,
-    o_w: np.ndarray,
+    iw: np.ndarray, bw: np.ndarray, pot_el: np.ndarray, hand_cards: np.ndarray, h: int, max_rake_pct: int,
+    ins: tuple, outs: tuple,  # type: ignore[type-arg]
 ) -> bool:
+    """One hand (``check_window``'s loop body): replay and check it; True marks it for Python.
+
+    The window's arrays come as two tuples and the function is inlined by numba: a call passing
+    ~65 arrays cost ~0.45 us a hand (every array's fields passed one by one; 2.04 -> 1.57 us)."""
+    (
+        a_off, s_off, h_off, b_off, w_off, flags, button, sb_lvl, bb_lvl, site_rake, site_fees, site_total,
+        site_added, prof_of, params, a_seq, a_street, a_player, a_kind, _a_amount, a_allin, a_contrib, a_text,
+        a_cards, a_ncards, a_bad, s_no, s_player, s_stack, s_out, s_final, s_has_final, h_player, h_cards,
+        h_ncards, h_bad, b_cards, b_ncards, b_bad, w_player, w_amount,
+    ) = ins
+    (
+        o_row, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_can_raise, o_F, o_reopened,
+        o_pot, o_pta, o_stack, o_mine, o_facing, o_allin, o_seat, o_hix, o_w,
+    ) = outs
     fl = flags[h]
     if fl & (F_UNSUPPORTED | F_FL | F_CANCELLED) or not fl & F_HAS_BUTTON:
         return True
