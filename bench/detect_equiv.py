@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from detectors import snapshot  # noqa: E402
+from detectors.stats import MIN_HANDS  # noqa: E402
 
 
 def frozen_impl() -> tuple[ModuleType, ModuleType, ModuleType, ModuleType]:
@@ -49,7 +50,9 @@ def main() -> None:
         snapshot.save(snap, Path(args.save))
         print("saved", ", ".join(f"{k} {v.height:,}" for k, v in snap.items()))
     if args.compare:
-        diffs = snapshot.differences(snapshot.load(Path(args.compare)), snap)
+        # older snapshots hold every pair; the live per-pair tables only the scored ones
+        old = snapshot.scored_pairs_only(snapshot.load(Path(args.compare)), MIN_HANDS)
+        diffs = snapshot.differences(old, snap)
         print("identical" if not diffs else "\n".join(diffs))
         sys.exit(1 if diffs else 0)
 

@@ -26,7 +26,7 @@ import contextlib
 import duckdb
 import polars as pl
 
-from detectors.cards import POST_BUCKETS, evaluate_many, preflop_table
+from detectors.cards import POST_BUCKETS, evaluate_frame, preflop_table
 
 MODES = ("operator", "player")
 STREETS = ("preflop", "flop", "turn", "river")
@@ -209,8 +209,7 @@ def _strength(con: duckdb.DuckDBPyConnection) -> None:
             SELECT hp.hk, hp.pk, 'final', hp.cards, hp.board FROM k_hp hp
             WHERE hp.cards IS NOT NULL AND length(hp.board) >= 6 AND (hp.vpip OR hp.saw_flop) AND {part}"""
         ).pl()
-        ranks = evaluate_many(zip(need["cards"].to_list(), need["board"].to_list(), strict=True))
-        post = need.select("hk", "pk", "street").with_columns(pl.Series("rank", ranks, dtype=pl.Int32))
+        post = need.select("hk", "pk", "street").with_columns(evaluate_frame(need["cards"], need["board"]))
         con.register("_post", post.filter(pl.col("rank").is_not_null()).to_arrow())
         con.execute(f"INSERT INTO k_strength SELECT hk, pk, street, {bucket}, rank, NULL FROM _post")
         con.unregister("_post")

@@ -108,3 +108,25 @@ def test_player_totals_count_dropped_pairs(simulated: Path) -> None:
     for c in cols:
         diff = (tot_old[c] - tot_new[c]).abs() / tot_old[c].abs().clip(lower_bound=1.0)
         assert (diff < 1e-9).all(), c
+
+
+def test_vectorised_ranks_match_frozen_evaluator() -> None:
+    """evaluate_frame (card ids parsed by polars) gives the frozen evaluate_many's rank for every
+    dealt hand and board prefix of a seeded deck, and None for the same malformed records."""
+    import random
+
+    from detectors.cards import evaluate_frame
+    from tests.detectors.frozen.cards import RANKS, evaluate_many
+
+    deck = [r + s for r in RANKS for s in "cdhs"]
+    rng = random.Random(5)
+    rows = []
+    for _ in range(3000):
+        d = rng.sample(deck, 7)
+        rows += [("".join(d[:2]), "".join(d[2:2 + k])) for k in (3, 4, 5)]
+    rows += [("AsAs", "KdQdJd"), ("AsK", "QdJdTd"), ("AsKs", "QdJdXx"), ("AsKs", "Qd"), ("AsKs", ""),
+             ("AsKs", "QdJdTd9d8d7d"), ("AsKs", "AsJdTd"), ("??Ks", "QdJdTd")]
+    want = evaluate_many(rows)
+    got = evaluate_frame(pl.Series([r[0] for r in rows]), pl.Series([r[1] for r in rows])).to_list()
+    assert got == want
+    assert sum(w is None for w in want) == 8 and len(set(want)) > 1000
