@@ -266,7 +266,9 @@ def _betting_scan(a: pl.DataFrame) -> pl.DataFrame:
 
 def _decisions(con: duckdb.DuckDBPyConnection) -> None:
     """k_dec / dec: every fold/check/call/bet/raise with to_call, last aggressor, live players,
-    strength (k_dec also carries the hand's date for the per-day statistics)."""
+    strength (k_dec also carries the hand's date for the per-day statistics). Counts and amounts are
+    stored as INTEGER / BIGINT (the scan's own types), not HUGEINT: 16-byte columns in every
+    decision row and in the pair-decision rows built from them; the dec view keeps HUGEINT."""
     a = con.execute(
         f"""SELECT hk, seq, CAST(list_position({list(STREETS)}, street) AS TINYINT) AS st, pk,
             CAST(coalesce(list_position({list(_DECISIONS)}, kind), 0) AS TINYINT) AS kc, contribution,
@@ -282,16 +284,15 @@ def _decisions(con: duckdb.DuckDBPyConnection) -> None:
         f"""CREATE OR REPLACE TEMP TABLE k_dec AS
         WITH c AS (
             SELECT hk, seq, {list(STREETS)}[st] AS street, pk, {list(_DECISIONS)}[kc] AS kind, contribution,
-                   CAST(level_before AS HUGEINT) AS level_before, CAST(own_before AS HUGEINT) AS own_before,
-                   last_aggr, CAST(raises_before AS HUGEINT) AS raises_before,
-                   CAST(folds_before AS HUGEINT) AS folds_before, CAST(pot_before AS HUGEINT) AS pot_before
+                   level_before, own_before, last_aggr, raises_before, folds_before, pot_before
             FROM _scan
         )
         SELECT c.hk, c.seq, c.street, c.pk, c.kind, c.contribution,
-               greatest(c.level_before - c.own_before, 0) AS to_call,
+               CAST(greatest(c.level_before - c.own_before, 0) AS BIGINT) AS to_call,
                c.level_before > c.own_before AS facing,
                c.kind IN ('bet', 'raise') AS aggr, c.kind = 'fold' AS fold, c.kind = 'call' AS calls,
-               c.last_aggr, c.raises_before, hp.n_dealt - c.folds_before AS n_live, c.pot_before,
+               c.last_aggr, CAST(c.raises_before AS INTEGER) AS raises_before,
+               CAST(hp.n_dealt - c.folds_before AS INTEGER) AS n_live, c.pot_before,
                hp.pos_group, hp.bb, coalesce(s.bucket, -1) AS bucket, s.rank, s.chen, hp.hand_date
         FROM c JOIN k_hp hp USING (hk, pk)
         LEFT JOIN k_strength s ON s.hk = c.hk AND s.pk = c.pk AND s.street = c.street"""
@@ -299,8 +300,10 @@ def _decisions(con: duckdb.DuckDBPyConnection) -> None:
     con.unregister("_scan")
     replace_view(
         con, "dec",
-        """SELECT h.hand_id, d.seq, d.street, p.player, d.kind, d.contribution, d.to_call, d.facing, d.aggr,
-               d.fold, d.calls, l.player AS last_aggr, d.raises_before, d.n_live, d.pot_before, d.pos_group, d.bb,
+        """SELECT h.hand_id, d.seq, d.street, p.player, d.kind, d.contribution, CAST(d.to_call AS HUGEINT) AS to_call,
+               d.facing, d.aggr, d.fold, d.calls, l.player AS last_aggr,
+               CAST(d.raises_before AS HUGEINT) AS raises_before,
+               CAST(d.n_live AS HUGEINT) AS n_live, CAST(d.pot_before AS HUGEINT) AS pot_before, d.pos_group, d.bb,
                d.bucket, d.rank, d.chen
         FROM k_dec d JOIN k_hand h USING (hk) JOIN k_player p USING (pk)
         LEFT JOIN k_player l ON l.pk = d.last_aggr""",

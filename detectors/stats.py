@@ -108,7 +108,7 @@ def pair_decisions(con: duckdb.DuckDBPyConnection) -> None:
         WITH x AS (
             SELECT d.hk, d.seq, d.street, d.pk AS a, o.pk AS b, d.aggr, d.fold, d.bucket, d.hand_date,
                    CASE WHEN d.street = 'preflop' THEN 'hu_pre' ELSE 'hu_post' END AS grp,
-                   d.facing AS fac, CAST(-1 AS HUGEINT) AS rb,
+                   d.facing AS fac, -1 AS rb,
                    CASE WHEN d.street = 'preflop' THEN d.pos_group ELSE '' END AS pos
             FROM k_dec d JOIN k_hp o ON o.hk = d.hk AND o.pk <> d.pk
                  AND (o.fold_seq IS NULL OR o.fold_seq > d.seq)
