@@ -61,6 +61,7 @@ ACTION_SCHEMA: dict[str, pl.DataType] = {
     "all_in": pl.Boolean(),
     "contribution": pl.Int64(),
     "cards": pl.String(),
+    "acted_at": pl.Datetime("us"),
 }
 HOLE_SCHEMA: dict[str, pl.DataType] = {
     "hand_id": pl.String(),

@@ -89,6 +89,9 @@ class Action(NamedTuple):
     all_in: bool = False
     contribution: int = 0
     cards: str | None = None  # for show / muck, e.g. "AhKd"
+    #: when the site logged the action (UTC, naive, like ``Hand.started_at``), for formats that write a
+    #: time per action (PokerNow ``at``, Merge ``timestamp``); None elsewhere. The CLOCK checks read it.
+    acted_at: datetime | None = None
 
 
 class HoleCards(NamedTuple):

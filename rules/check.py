@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from parsers.model import Hand
 
+from .clock import clock_findings
 from .findings import Finding
 from .handchecks import hand_findings
 from .profiles import Profile, ProfileMap, load_mapping, load_profile
@@ -37,9 +38,10 @@ class CheckedBatch(NamedTuple):
 
 
 def check_hand(hand: Hand, prof: Profile) -> HandCheck:
-    """Replay one hand and run its per-hand checks."""
+    """Replay one hand and run its per-hand checks (CLOCK.* only when the profile's shot clock is on
+    and the hand logs per-action times: ``clock_findings`` returns nothing otherwise)."""
     rp = replay(hand, prof)
-    return HandCheck(hand, prof, rp, rp.findings + hand_findings(hand, prof, rp))
+    return HandCheck(hand, prof, rp, rp.findings + hand_findings(hand, prof, rp) + clock_findings(hand, prof, rp))
 
 
 def _book_namer(rulebook: str | None, pmap: ProfileMap) -> Callable[[Hand], str]:

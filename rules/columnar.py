@@ -7,7 +7,8 @@ the kernel marks (any possible finding, any feature it does not model) are rebui
 objects and checked by the Python engine (``rules.check.check_hand``), which alone builds findings,
 so messages and citations never differ between the two paths. The cross-hand checks
 (``rules.sequence``) only concern tournament hands under dead-button rulebooks: those hands are
-rebuilt and handed to the same Python function.
+rebuilt and handed to the same Python function. Hands with per-action times under a rulebook whose
+shot clock is on are marked unsupported for the kernel, so the Python engine runs their CLOCK checks.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from parsers.model import Hand
 
 from . import kernel as K
 from .check import CheckedBatch, check_hand
-from .codes import F_TOURN, KIND_NAMES, STREET_NAMES
+from .codes import F_TOURN, F_UNSUPPORTED, KIND_NAMES, STREET_NAMES
 from .findings import Finding
 from .profiles import Profile, ProfileMap, load_mapping, load_profile
 from .rake import MAX_IMPLIED_RAKE_PCT
@@ -108,6 +109,7 @@ class WindowArrays:
     bcol: list[np.ndarray]  # cards, n, bad
     awards: _Rows
     wcol: list[np.ndarray]  # player code, amount
+    timed: np.ndarray  # per hand: some action has a logged time (the CLOCK checks may apply)
 
 
 def window_arrays(tables: list[pa.Table], wlo: int) -> WindowArrays:
@@ -124,12 +126,15 @@ def window_arrays(tables: list[pa.Table], wlo: int) -> WindowArrays:
             _np(actions["k_amount"]), _np(actions["all_in"], np.bool_), _np(actions["contribution"]), a_text,
             a_cards, a_n, a_bad]  # fmt: skip
     h_cards, h_n, h_bad, _ = _cards(holes["cards"])
+    a_rows = _Rows(actions, wlo, nh)
+    at_set = np.concatenate([[0], np.cumsum(_np(pc.is_valid(actions["acted_at"]), np.int64))])
+    timed = at_set[a_rows.off[1:]] > at_set[a_rows.off[:-1]]
     b_cards, b_n, b_bad, _ = _cards(boards["cards"])
     return WindowArrays(
         tables, wlo, hands, _np(hands["k_flags"]), hnum, _Rows(seats, wlo, nh), scol,
-        seats["player"].combine_chunks(), _Rows(actions, wlo, nh), acol, _Rows(holes, wlo, nh),
+        seats["player"].combine_chunks(), a_rows, acol, _Rows(holes, wlo, nh),
         [_np(holes["k_player"]), h_cards, h_n, h_bad], _Rows(boards, wlo, nh), [b_cards, b_n, b_bad],
-        _Rows(awards, wlo, nh), [_np(awards["k_player"]), _np(awards["amount"])],
+        _Rows(awards, wlo, nh), [_np(awards["k_player"]), _np(awards["amount"])], timed,
     )  # fmt: skip
 
 
@@ -192,6 +197,9 @@ def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: P
     b_off, *bcol = wa.boards.cut(a, b, *wa.bcol)
     w_off, *wcol = wa.awards.cut(a, b, *wa.wcol)
     flags = wa.flags[a:b]
+    clock = np.array([load_profile(x).clock_checks for x in names], np.bool_)
+    if clock.any():  # timed hands under a shot clock: the kernel has no CLOCK checks, Python does them
+        flags = np.where(wa.timed[a:b] & clock[prof_of], flags | F_UNSUPPORTED, flags)
     hnum = [x[a:b] for x in wa.hnum]
     na = len(acol[0])
     i64 = [np.empty(na, np.int64) for _ in range(15)]

@@ -7,7 +7,7 @@ inner replay loop tests plain attributes, and every finding can quote the seed p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
@@ -58,6 +58,20 @@ class Profile:
     limit_raise_cap: int | None  # max bets + raises per round in limit games
     limit_cap_headsup: bool
     citations: dict[str, str] = field(default_factory=dict)
+    #: CEP shot clock (``params.shot_clock``): seconds per action, seconds a Time Bank card adds, cards
+    #: a player gets per day and may hold. None when the rulebook has no shot clock.
+    shot_clock_seconds: int | None = None
+    tbc_seconds: int | None = None
+    tbc_per_day: int | None = None
+    tbc_max: int | None = None
+    #: the shot clock runs only in its phase (CEP: Main Event after the bubble), which no hand says:
+    #: the table map selects it with the ``+shot_clock`` suffix (``CEP-2023+shot_clock``)
+    shot_clock_on: bool = False
+
+    @property
+    def clock_checks(self) -> bool:
+        """The CLOCK checks apply to this profile's hands (when they carry per-action times)."""
+        return self.shot_clock_on and self.shot_clock_seconds is not None
 
     def cite(self, rule_id: str) -> str:
         """The seed passage a finding quotes, as ``[file] «anchor»``: the profile's own citation, else
@@ -102,6 +116,7 @@ def _from_yaml(doc: dict[str, Any]) -> Profile:
     threshold = float(p.get("allin_raise_threshold", 1.5))
     ante = p.get("ante") or {}
     rake = p.get("rake") or {}
+    shot = p.get("shot_clock") or {}
     family = str(e.get("betting_family", "tda"))
     return Profile(
         name=str(doc["name"]),
@@ -138,12 +153,30 @@ def _from_yaml(doc: dict[str, Any]) -> Profile:
         limit_raise_cap=e.get("limit_raise_cap"),
         limit_cap_headsup=bool(e.get("limit_cap_headsup", False)),
         citations={str(k): str(v) for k, v in (doc.get("citations") or {}).items()},
+        shot_clock_seconds=_opt_int(shot.get("seconds")),
+        tbc_seconds=_opt_int(shot.get("tbc_seconds")),
+        tbc_per_day=_opt_int(shot.get("tbc_per_day")),
+        tbc_max=_opt_int(shot.get("tbc_max", shot.get("tbc_per_day"))),
     )
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+#: profile-name suffix that puts a table in the shot-clock phase (see ``Profile.shot_clock_on``)
+SHOT_CLOCK_PHASE = "+shot_clock"
 
 
 @cache
 def load_profile(name: str) -> Profile:
-    """A profile by name (``CEP-2023``, ``TDA-2009``, ``PKR-cash``, ``R003-cash``, ``online-standard``)."""
+    """A profile by name (``CEP-2023``, ``TDA-2009``, ``PKR-cash``, ``R003-cash``, ``online-standard``);
+    ``<name>+shot_clock`` is that rulebook in its shot-clock phase (the rulebook must define one)."""
+    if name.endswith(SHOT_CLOCK_PHASE):
+        base = load_profile(name.removesuffix(SHOT_CLOCK_PHASE))
+        if base.shot_clock_seconds is None:
+            raise KeyError(f"rulebook {base.name!r} has no shot clock (params.shot_clock)")
+        return replace(base, name=name, shot_clock_on=True)
     path = PROFILE_DIR / f"{name}.yaml"
     if not path.exists():
         raise KeyError(f"unknown rulebook {name!r}; known: {', '.join(PROFILE_NAMES)}")

@@ -314,7 +314,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         return -1
 
     for a in actions:
-        seq, a_street, player, kind, amount, _rt, _ai, c, _cards = a
+        seq, a_street, player, kind, amount, _rt, _ai, c, _cards, _at = a
         i = idx.get(player, -1)
         if i < 0:
             continue

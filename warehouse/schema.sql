@@ -70,8 +70,11 @@ CREATE TABLE IF NOT EXISTS actions (
     raise_to     BIGINT,
     all_in       BOOLEAN NOT NULL,
     contribution BIGINT NOT NULL,        -- chips moved into the pot (negative: returned)
-    cards        VARCHAR
+    cards        VARCHAR,
+    acted_at     TIMESTAMP               -- UTC when the site logged the action (PokerNow, Merge); else NULL
 );
+-- warehouses created before per-action times get the column (NULL) here: the script runs on every connect
+ALTER TABLE actions ADD COLUMN IF NOT EXISTS acted_at TIMESTAMP;
 
 CREATE TABLE IF NOT EXISTS hole_cards (
     hand_id    VARCHAR NOT NULL,

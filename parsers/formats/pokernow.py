@@ -20,6 +20,8 @@ Why these choices:
 * Hand id: ``pokernow:<game id>:<hand id>``; the game id comes from the export's file name
   (``poker_now_log_<game>.csv``) or else is a hash of the log's oldest hand header; the hand id is
   PokerNow's ``(id: ...)`` or, in older logs without one, ``#<number>``.
+* Per-action time: every action gets the ``at`` of the log line that wrote it (``Action.acted_at``,
+  UTC, milliseconds kept); the CLOCK checks measure decisions from these.
 * A hand whose ending line is missing (log cut mid-hand) or that holds an unknown line is
   quarantined; table events (joins, blind changes) between hands are not hands and are skipped.
 """
@@ -280,8 +282,11 @@ def _parse_hand(lines: list[_Line], source: str, game: str, facts: _FileFacts) -
     shown: dict[str, str] = {}
     mine: str | None = None
     posts: dict[Kind, int] = {}
+    times: list[datetime] = []  # acted_at of bet.actions[k]: the `at` of the line that wrote it
     ended = False
     for i, line in enumerate(lines[1:], 2):
+        if len(times) < len(bet.actions):  # the previous line added actions
+            times += [_utc(lines[i - 2].at)] * (len(bet.actions) - len(times))
         entry = line.entry
         if _END.match(entry):
             ended = True
@@ -307,8 +312,10 @@ def _parse_hand(lines: list[_Line], source: str, game: str, facts: _FileFacts) -
             raise ParseError(f"unrecognised line {entry!r}", i)
     if not ended:
         raise ParseError("no ending line")
+    if len(times) < len(bet.actions):
+        times += [_utc(lines[-1].at)] * (len(bet.actions) - len(times))
 
-    at = datetime.fromisoformat(lines[0].at.replace("Z", "+00:00")).astimezone(UTC).replace(tzinfo=None)
+    at = _utc(lines[0].at)
     hole: list[HoleCards] = []
     if mine is not None and facts.hero is not None and facts.hero in bet.stacks:
         hole.append(HoleCards(facts.hero, mine, Provenance.DEALT))
@@ -338,11 +345,16 @@ def _parse_hand(lines: list[_Line], source: str, game: str, facts: _FileFacts) -
         straddle=posts.get(Kind.POST_STRADDLE, 0),
         hero=facts.hero if facts.hero in bet.stacks else None,
         seats=[Seat(seat, pid, stack) for seat, pid, stack in seat_rows],
-        actions=bet.actions,
+        actions=[a._replace(acted_at=t) for a, t in zip(bet.actions, times, strict=True)],
         hole_cards=hole,
         boards=[Board(no, "".join(c)) for no, c in sorted(boards.items()) if c],
         awards=awards,
     )
+
+
+def _utc(at: str) -> datetime:
+    """PokerNow's ``at`` ("2025-11-15T05:09:41.021Z") as a naive UTC datetime (milliseconds kept)."""
+    return datetime.fromisoformat(at.replace("Z", "+00:00")).astimezone(UTC).replace(tzinfo=None)
 
 
 def _actor_line(bet: Betting, player: str, rest: str, scale: int, *, awards: list[Award],

@@ -649,6 +649,7 @@ def parse_chunk(
         "all_in",
         "contribution",
         pl.when(kind.is_in(["show", "muck"])).then(pl.col("cards")).otherwise(None).alias("cards"),
+        pl.lit(None, pl.Datetime("us")).alias("acted_at"),  # PokerStars writes no per-action time
     )
 
     # ---- per-hand values taken from actions ----------------------------------------------
