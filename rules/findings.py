@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 #: bump when a check's logic changes, so stored findings say which logic produced them
-RULES_VERSION = "2026.2"  # round 3: dead and site-added money in the main pot, FL completion, seats, disconnects
+RULES_VERSION = "2026.3"  # CLOCK.SHOT_CLOCK and CLOCK.TIME_BANK on timed hands (shot-clock phase); 2026.2: round 3
 
 ERROR = "error"
 WARNING = "warning"
