@@ -175,6 +175,9 @@ def run_rule_checks(db: Path, rulebook: str | None = None) -> StepResult:
     return StepResult(check, meta)
 
 
+DETECT_MEMORY = "6GB"
+
+
 def run_detectors(build: Path, work: Path) -> StepResult:
     """Player/pair statistics, detectors and flags over the combined warehouse."""
     from detectors.api import detect_warehouse
@@ -182,7 +185,9 @@ def run_detectors(build: Path, work: Path) -> StepResult:
     t0 = time.perf_counter()
     con = connect(build)
     try:
-        summary = detect_warehouse(con)
+        # 6 GB for DuckDB keeps a 1M-hand night in memory (4 GB spills ~2 GB of pair statistics
+        # to disk) and the process within the 8 GB the detectors are allowed
+        summary = detect_warehouse(con, memory_limit=DETECT_MEMORY)
         total = int((con.execute("SELECT count(*) FROM flags").fetchone() or (0,))[0])
     finally:
         con.close()
