@@ -26,7 +26,7 @@ from detectors import pairfx
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
 
-MODEL_VERSION = "pair-hgb-1.3"
+MODEL_VERSION = "pair-hgb-1.4"
 CLASSES = ("none", *FAMILIES)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
@@ -80,11 +80,13 @@ def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], see
     feats = model_features()
     x = data.select(feats).fill_null(0.0).fill_nan(0.0).to_numpy()
     y = data["family"].to_numpy()
+    # optional per-row weight column ``w`` (small pools: few pairs each, but the regime must count)
+    w = data["w"].fill_null(1.0).to_numpy() if "w" in data.columns else None
     est = HistGradientBoostingClassifier(
         max_iter=300, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=10,
         l2_regularization=1.0, random_state=seed,
     )
-    est.fit(x, y)
+    est.fit(x, y, sample_weight=w)
     counts = {str(k): int(v) for k, v in zip(*np.unique(y, return_counts=True), strict=True)}
     return PairModel(est, feats, MODEL_VERSION, mode, {**trained_on, "class_counts": counts})
 

@@ -79,13 +79,17 @@ def fit_and_save(frames: Sequence[pl.DataFrame], sources: Sequence[str], seeds: 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m detectors.train MODE SEED:SUMMED_PARQUET:TRUTH ...`` (cached statistics)."""
+    """``python -m detectors.train MODE SEED:SUMMED_PARQUET:TRUTH[:WEIGHT] ...`` (cached statistics).
+
+    WEIGHT (default 1) multiplies the rows of that warehouse: a 30-player pool has ~435 pairs
+    against ~65,000 on a site-sized seed, and its regime (everyone sits together) must still count."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
-    mode, specs = args[0], [a.split(":", 2) for a in args[1:]]
-    frames = [summed_frame(p, t) for _, p, t in specs]
-    path = fit_and_save(frames, [p for _, p, _ in specs], [int(s) for s, _, _ in specs], mode)
+    mode, specs = args[0], [[*a.split(":", 3), "1"][:4] for a in args[1:]]
+    frames = [summed_frame(p, t).with_columns(pl.lit(float(w)).alias("w")) for _, p, t, w in specs]
+    path = fit_and_save(frames, [f"{p} (weight {w})" for _, p, _, w in specs], [int(s) for s, _, _, _ in specs],
+                        mode)
     print(path)
     return 0
 
