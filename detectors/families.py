@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
-VERSION = "1.2.0"
+VERSION = "1.3.0"
 SQRT2 = math.sqrt(2.0)
 
 
@@ -123,15 +123,32 @@ EVIDENCE_SQL: dict[str, str] = {
             WHERE p.grp LIKE 'hu_%' AND p.fold
         ) GROUP BY ALL""",
     # folds facing a bet while the other (live) held a stronger hand: the less the folder's own
-    # baseline in that spot folds (7x), the stronger the other's hand is known to be (+1.3), and the
-    # cheaper the price of calling (-4x the share of the pot), the less an honest fold explains it
+    # baseline in that spot folds (7x), the stronger the other's hand is known to be (+1.3), the
+    # stronger the folder's own hand (+0.5 a bucket: folding air is what honest players do too), and
+    # the cheaper the price of calling (-4x the share of the pot), the less an honest fold explains it.
+    # Second part: in a team of three a member folds to protect whichever partner holds the best
+    # hand, and the act names every live partner, so a pair's evidence includes folds by a third
+    # player x (both of the pair live) when x is flagged with both (a card-sharing triangle); they
+    # rank 2 below the pair's own folds
     "card_sharing": """
-        SELECT f.flag_key, c.hand_id,
-            max(7 * (1 - c.p_fold) + 1.3 * c.b_stronger::INT
-                - 4 * coalesce(d.to_call / (d.pot_before + d.to_call + 1.0), 0.5)) AS s
-        FROM _fp f JOIN pcs c ON least(c.a, c.b) = f.a AND greatest(c.a, c.b) = f.b
-        LEFT JOIN dec d ON d.hand_id = c.hand_id AND d.player = c.a AND d.fold
-        WHERE c.fold AND c.facing GROUP BY ALL""",
+        WITH own AS (
+            SELECT f.flag_key, c.hand_id,
+                max(7 * (1 - c.p_fold) + 1.3 * c.b_stronger::INT + 0.5 * greatest(c.bucket, 0)
+                    - 4 * coalesce(d.to_call / (d.pot_before + d.to_call + 1.0), 0.5)) AS s
+            FROM _fp f JOIN pcs c ON least(c.a, c.b) = f.a AND greatest(c.a, c.b) = f.b
+            LEFT JOIN dec d ON d.hand_id = c.hand_id AND d.player = c.a AND d.fold
+            WHERE c.fold AND c.facing GROUP BY ALL
+        ), g AS (SELECT a AS p, b AS x FROM _fp UNION ALL SELECT b, a FROM _fp),
+        tri AS (SELECT DISTINCT f.flag_key, f.a, f.b, g1.x FROM _fp f
+                JOIN g g1 ON g1.p = f.a JOIN g g2 ON g2.p = f.b AND g2.x = g1.x),
+        third AS (
+            SELECT t.flag_key, c1.hand_id,
+                max(7 * (1 - least(c1.p_fold, c2.p_fold)) + 1.3 * (c1.b_stronger OR c2.b_stronger)::INT - 2) AS s
+            FROM tri t JOIN pcs c1 ON c1.a = t.x AND c1.b = t.a AND c1.fold AND c1.facing
+            JOIN pcs c2 ON c2.hand_id = c1.hand_id AND c2.a = t.x AND c2.b = t.b AND c2.fold AND c2.facing
+            GROUP BY ALL
+        )
+        SELECT flag_key, hand_id, max(s) AS s FROM (SELECT * FROM own UNION ALL SELECT * FROM third) GROUP BY ALL""",
 }
 
 
