@@ -3,8 +3,9 @@
     .venv/bin/python bench/detect_equiv.py --db var/bench/detspeed/s7.duckdb --save var/bench/detspeed/before
     .venv/bin/python bench/detect_equiv.py --db var/bench/detspeed/s7.duckdb --compare var/bench/detspeed/before
 
-``--frozen`` runs the frozen pre-speed-round copy (tests/detectors/frozen) instead of the live
-code. The warehouse is opened read-only; the feature tables are temp tables of this process.
+Save a snapshot before a speed change and compare after it (the frozen copy of the pre-speed
+code used in the 2026-11 rounds is in git history: ``git show c588baf:tests/detectors/frozen``).
+The warehouse is opened read-only; the feature tables are temp tables of this process.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 import duckdb
 
@@ -24,26 +24,18 @@ from detectors import snapshot  # noqa: E402
 from detectors.stats import MIN_HANDS  # noqa: E402
 
 
-def frozen_impl() -> tuple[ModuleType, ModuleType, ModuleType, ModuleType]:
-    """The pre-speed-round feature code (tests/detectors/frozen)."""
-    from tests.detectors.frozen import allin, features, pairs, stats
-
-    return (features, allin, stats, pairs)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", required=True)
     ap.add_argument("--save")
     ap.add_argument("--compare")
-    ap.add_argument("--frozen", action="store_true")
     ap.add_argument("--mode", default="operator")
     args = ap.parse_args()
     con = duckdb.connect(str(args.db), read_only=True)
     con.execute("SET threads = 2")
     t = time.perf_counter()
-    u = snapshot.run_all(con, args.mode, frozen_impl() if args.frozen else None)
-    print(f"{'frozen' if args.frozen else 'live'} features + statistics: {time.perf_counter() - t:.1f} s, "
+    u = snapshot.run_all(con, args.mode)
+    print(f"live features + statistics: {time.perf_counter() - t:.1f} s, "
           f"{u.height:,} scored pairs")
     snap = snapshot.snapshot(con, u)
     if args.save:
