@@ -37,6 +37,11 @@ def _wrong_blind(hid: str, a: Action, blind: str, level: int, cite: Callable[[st
     )
 
 
+def _bb_ante(hid: str, a: Action, expected: str, actual: str, message: str, cite: Callable[[str], str]) -> Finding:
+    """ANTE.BB_ANTE: the big-blind ante posted by someone else, or short of the full ante."""
+    return Finding(hid, a.seq, "ANTE.BB_ANTE", ERROR, False, None, expected, actual, message + cite("ANTE.BB_ANTE"))
+
+
 def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     """BLIND.POSTING, BLIND.HEADSUP_BUTTON, ANTE.BB_ANTE and the STRADDLE.* family."""
     hid = hand.hand_id
@@ -60,34 +65,12 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
             out.append(_wrong_blind(hid, a, "big blind", hand.bb, cite))
         elif a.kind is Kind.POST_BB_ANTE and prof.bb_ante:
             if i != rp.bb_player:
-                out.append(
-                    Finding(
-                        hid,
-                        a.seq,
-                        "ANTE.BB_ANTE",
-                        ERROR,
-                        False,
-                        None,
-                        "the big blind posts the ante",
-                        f"{a.player} posted it",
-                        f"{a.player} posted the BB ante without being the big blind." + cite("ANTE.BB_ANTE"),
-                    )
-                )
+                out.append(_bb_ante(hid, a, "the big blind posts the ante", f"{a.player} posted it",
+                                    f"{a.player} posted the BB ante without being the big blind.", cite))
             elif hand.bb_ante and a.contribution < hand.bb_ante and not short:
-                out.append(
-                    Finding(
-                        hid,
-                        a.seq,
-                        "ANTE.BB_ANTE",
-                        ERROR,
-                        False,
-                        None,
-                        f"full ante {fmt(hand.bb_ante)}",
-                        f"ante {fmt(a.contribution)}",
-                        f"The BB ante must stay the full {fmt(hand.bb_ante)} until the final heads-up."
-                        + cite("ANTE.BB_ANTE"),
-                    )
-                )
+                out.append(_bb_ante(hid, a, f"full ante {fmt(hand.bb_ante)}", f"ante {fmt(a.contribution)}",
+                                    f"The BB ante must stay the full {fmt(hand.bb_ante)} until the final heads-up.",
+                                    cite))
         elif a.kind is Kind.POST_STRADDLE:
             straddles.append((a.seq, i, a.amount if a.amount is not None else a.contribution))
     # heads-up with a live button (a dead button on a seat not dealt in leaves two blinds, no button)
