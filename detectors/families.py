@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import duckdb
 import polars as pl
 
+if TYPE_CHECKING:
+    from detectors.evrank import EvidenceRanker
+
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
-VERSION = "1.3.0"
+VERSION = "1.4.0"
 SQRT2 = math.sqrt(2.0)
 
 
@@ -152,8 +156,10 @@ EVIDENCE_SQL: dict[str, str] = {
 }
 
 
-def evidence(con: duckdb.DuckDBPyConnection, flagged: pl.DataFrame, top: int = 10) -> dict[str, list[str]]:
-    """Ranked evidence hand ids per flag_key for rows (flag_key, family, a, b)."""
+def evidence(con: duckdb.DuckDBPyConnection, flagged: pl.DataFrame, top: int = 10,
+             ranker: EvidenceRanker | None = None) -> dict[str, list[str]]:
+    """Ranked evidence hand ids per flag_key for rows (flag_key, family, a, b): the SQL selects the
+    candidates; a learned ranker (``evrank``), when given and fitted for the family, orders them."""
     out: dict[str, list[str]] = {}
     for family, sql in EVIDENCE_SQL.items():
         # the joins match (least, greatest) of a directed pair: one hash join, not an OR loop
@@ -163,6 +169,11 @@ def evidence(con: duckdb.DuckDBPyConnection, flagged: pl.DataFrame, top: int = 1
         if part.is_empty():
             continue
         con.register("_fp", part.to_arrow())
+        learned = ranker.rank(con, family, sql, top) if ranker is not None else None
+        if learned is not None:
+            con.unregister("_fp")
+            out.update(learned)
+            continue
         rows = con.execute(
             f"""SELECT flag_key, list(hand_id ORDER BY s DESC, hand_id) FILTER (WHERE rk <= {top})
             FROM (SELECT *, row_number() OVER (PARTITION BY flag_key ORDER BY s DESC, hand_id) AS rk

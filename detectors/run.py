@@ -19,11 +19,11 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from detectors import allin, features, graph, learn, pairfx, pairs, stats
+from detectors import allin, evrank, features, graph, learn, pairfx, pairs, stats
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 
 DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly")} | {
-    "features": "1.1.0", "pair_model": learn.MODEL_VERSION,
+    "features": "1.1.0", "pair_model": learn.MODEL_VERSION, "evidence_ranker": evrank.RANKER_VERSION,
 }
 
 
@@ -45,6 +45,7 @@ class Params:
     anomaly_pct: float = 0.9995  # isolation-forest percentile that becomes an anomaly flag
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
     model: str | None = None
+    evidence_model: str | None = None  # evidence ranker file (default: detectors/models, per mode; SQL order without)
     memory_limit: str = "4GB"  # DuckDB's own cap (the machine budget is 8 GB for the whole process)
     threads: int | None = None
 
@@ -153,7 +154,9 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     all_obs = sorted({c for cols in OBSERVED.values() for c in cols if c in u.columns})
     u = _percentiles(u, all_obs)
     now = datetime.now(UTC).replace(tzinfo=None)
-    params_json = json.dumps(asdict(params) | {"model_version": model.version if model else None}, sort_keys=True)
+    ranker = evrank.load(Path(params.evidence_model) if params.evidence_model else evrank.model_path(params.mode))
+    params_json = json.dumps(asdict(params) | {"model_version": model.version if model else None,
+                                               "evidence_ranker": ranker.version if ranker else None}, sort_keys=True)
     rows: list[dict[str, Any]] = []
     medians: dict[str, float] = {
         c: float(u.select(pl.col(c).cast(pl.Float64).median()).item() or 0.0) for c in all_obs
@@ -188,7 +191,7 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                 "players": pl.List(pl.String), "keys": pl.List(pl.String), "score": pl.Float64, "severity": pl.String,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
-    ev = evidence(con, flags.select("flag_key", "family", "a", "b")) if rows else {}
+    ev = evidence(con, flags.select("flag_key", "family", "a", "b"), ranker=ranker) if rows else {}
     flags = flags.with_columns(
         pl.Series("evidence_hands", [ev.get(k, []) for k in flags["flag_key"]], dtype=pl.List(pl.String))
     )
