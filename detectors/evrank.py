@@ -41,7 +41,7 @@ FEATURES = [
 ]
 
 _FEATURE_SQL = """
-WITH c AS ({sql}),
+WITH c AS (SELECT * FROM _evc),
 k AS (
     SELECT c.flag_key, c.hand_id, c.s::DOUBLE AS s, f.a, f.b,
            row_number() OVER (PARTITION BY c.flag_key ORDER BY c.s DESC, c.hand_id) AS s_rank,
@@ -58,7 +58,7 @@ h AS (
         bool_and(hp.saw_flop)::INT AS both_flop, sum(hp.post_aggr) AS post_aggr, sum(hp.post_call) AS post_call,
         sum(hp.post_passive) AS post_passive, bool_or(hp.all_in)::INT AS any_all_in, sum(hp.pfr::INT) AS pfr,
         (max(hp.won) > 0)::INT AS pair_won
-    FROM kp JOIN hp ON hp.hand_id = kp.hand_id AND hp.player = kp.player GROUP BY ALL
+    FROM kp JOIN {hp} hp ON hp.hand_id = kp.hand_id AND hp.player = kp.player GROUP BY ALL
 ),
 d AS (
     SELECT kp.flag_key, kp.hand_id, count(*) AS n_dec, sum(d.aggr::INT) AS n_aggr,
@@ -68,13 +68,13 @@ d AS (
         max(d.to_call / (d.pot_before + d.to_call + 1.0)) FILTER (WHERE d.fold) AS fold_price,
         bool_or(d.fold AND d.facing)::INT AS fold_facing,
         max(d.raises_before) FILTER (WHERE d.fold) AS fold_raises
-    FROM kp JOIN dec d ON d.hand_id = kp.hand_id AND d.player = kp.player GROUP BY ALL
+    FROM kp JOIN {dec} d ON d.hand_id = kp.hand_id AND d.player = kp.player GROUP BY ALL
 ),
 pd AS (
     SELECT k.flag_key, k.hand_id, count(*) AS pd_n, sum(greatest(p.p_aggr - p.aggr::INT, 0)) AS pd_gap,
         count(*) FILTER (WHERE p.grp LIKE 'hu_%') AS pd_hu, sum(p.fold::INT) AS pd_fold,
         min(p.p_fold) FILTER (WHERE p.fold) AS pd_min_pfold
-    FROM k JOIN pdec p ON p.hand_id = k.hand_id AND least(p.a, p.b) = k.a AND greatest(p.a, p.b) = k.b
+    FROM k JOIN {pdec} p ON p.hand_id = k.hand_id AND least(p.a, p.b) = k.a AND greatest(p.a, p.b) = k.b
     GROUP BY ALL
 ),
 sq AS (
@@ -96,10 +96,39 @@ LEFT JOIN pd USING (flag_key, hand_id) LEFT JOIN sq USING (flag_key, hand_id) LE
 """
 
 
+#: in a detector run the wide string-keyed views (hp, dec, pdec) are cut to the candidate hands on
+#: their integer-keyed tables first: joining the views whole would attach string ids to every row
+_CUT = {
+    "hp": """SELECT e.hand_id, p.player, k.* EXCLUDE (hk, pk) FROM k_hp k JOIN _evk e USING (hk)
+             JOIN k_player p USING (pk)""",
+    "dec": """SELECT e.hand_id, p.player, k.* EXCLUDE (hk, pk) FROM k_dec k JOIN _evk e USING (hk)
+              JOIN k_player p USING (pk)""",
+    "pdec": """SELECT e.hand_id, pa.player AS a, pb.player AS b, k.* EXCLUDE (hk, a, b) FROM k_pdec k
+               JOIN _evk e USING (hk) JOIN k_player pa ON pa.pk = k.a JOIN k_player pb ON pb.pk = k.b""",
+}
+
+
+def _has_keyed_tables(con: duckdb.DuckDBPyConnection) -> bool:
+    row = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('k_hand', 'k_hp', 'k_dec', "
+                      "'k_pdec', 'k_player') AND temporary").fetchone()
+    return bool(row and row[0] == 5)
+
+
 def candidates(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
     """Every candidate (flag_key, hand_id) of one family's evidence query with the features;
     ``_fp`` (flag_key, a, b with a < b) must be registered on ``con``."""
-    out = con.execute(_FEATURE_SQL.format(sql=sql)).pl()
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _evc AS {sql}")
+    try:
+        if _has_keyed_tables(con):
+            con.execute("CREATE OR REPLACE TEMP TABLE _evk AS SELECT h.hk, h.hand_id FROM k_hand h "
+                        "SEMI JOIN _evc c ON c.hand_id = h.hand_id")
+            views = {name: f"({cut})" for name, cut in _CUT.items()}
+        else:  # cached evidence tables (training): the string-keyed views themselves
+            views = {name: name for name in _CUT}
+        out = con.execute(_FEATURE_SQL.format(**views)).pl()
+    finally:
+        con.execute("DROP TABLE IF EXISTS _evc")
+        con.execute("DROP TABLE IF EXISTS _evk")
     return out.with_columns([pl.col(f).cast(pl.Float64) for f in FEATURES])
 
 
