@@ -277,36 +277,16 @@ def _fetch_kernel(con: duckdb.DuckDBPyConnection, order: str, lo: int, hi: int) 
 FETCH_WIDTHS = (1 + len(_NAMES), *(1 + len(cols.split(",")) for cols, _, _ in _CHILD_SQL))
 
 
-def column_windows(
-    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
+def _ordered_windows(
+    con: duckdb.DuckDBPyConnection,
+    batch_size: int,
+    fetch: Callable[[duckdb.DuckDBPyConnection, str, int, int], list[pa.Table]],
 ) -> Generator[tuple[list[pa.Table], int, int], None, None]:
-    """``hand_batches`` without building ``Hand`` objects: (fetched tables, lo, hi) per batch, for
-    ``rules.columnar`` (same table-and-time order, same windows, plus the kernel's integer columns)."""
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE _rule_order AS"
-        f" SELECT hand_id, (row_number() OVER (ORDER BY {_TABLE_ORDER}) - 1) AS rn FROM hands"
-    )
-    try:
-        row = con.execute("SELECT count(*) FROM _rule_order").fetchone()
-        total = int(row[0]) if row else 0
-        window = max(batch_size, WINDOW // batch_size * batch_size)
-        for wlo in range(0, total, window):
-            tables = _fetch_kernel(con, "_rule_order", wlo, wlo + window)
-            for lo in range(wlo, min(wlo + window, total), batch_size):
-                yield tables, lo, min(lo + batch_size, total)
-            del tables
-    finally:
-        con.execute("DROP TABLE IF EXISTS _rule_order")
-
-
-def hand_batches(
-    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
-) -> Generator[list[Hand], None, None]:
-    """Every hand in table-and-time order, ``batch_size`` at a time (memory bounded by the window).
+    """(fetched tables, lo, hi) per batch of hand numbers, in table-and-time order.
 
     The order lives in a DuckDB temp table (row number per hand), so Python never holds the whole id
-    list. Rows are fetched one window of hand numbers at a time, one query per table (joined on the
-    row numbers, sorted by DuckDB, fetched as Arrow), and cut column-wise into batches of hands.
+    list. Rows are fetched one window of hand numbers at a time (``fetch``: one query per table,
+    joined on the row numbers, sorted by DuckDB, fetched as Arrow); batches are slices of a window.
     """
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _rule_order AS"
@@ -317,9 +297,25 @@ def hand_batches(
         total = int(row[0]) if row else 0
         window = max(batch_size, WINDOW // batch_size * batch_size)
         for wlo in range(0, total, window):
-            tables = _fetch(con, "_rule_order", wlo, wlo + window)
+            tables = fetch(con, "_rule_order", wlo, wlo + window)
             for lo in range(wlo, min(wlo + window, total), batch_size):
-                yield _cut(tables, lo, lo + batch_size)
+                yield tables, lo, min(lo + batch_size, total)
             del tables
     finally:
         con.execute("DROP TABLE IF EXISTS _rule_order")
+
+
+def column_windows(
+    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
+) -> Generator[tuple[list[pa.Table], int, int], None, None]:
+    """``hand_batches`` without building ``Hand`` objects: (fetched tables, lo, hi) per batch, for
+    ``rules.columnar`` (same table-and-time order, same windows, plus the kernel's integer columns)."""
+    yield from _ordered_windows(con, batch_size, _fetch_kernel)
+
+
+def hand_batches(
+    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
+) -> Generator[list[Hand], None, None]:
+    """Every hand in table-and-time order, ``batch_size`` at a time (memory bounded by the window)."""
+    for tables, lo, hi in _ordered_windows(con, batch_size, _fetch):
+        yield _cut(tables, lo, hi)
