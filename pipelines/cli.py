@@ -20,7 +20,8 @@ from warehouse.ingest import IngestSummary, ingest_paths
 
 def _print_ingest_summary(summary: IngestSummary) -> None:
     print(
-        f"files: {summary.files} read, {summary.files_already_ingested} already ingested, "
+        f"files: {summary.files} read, {summary.files_duplicate_in_run} duplicates within this run, "
+        f"{summary.files_already_ingested} already ingested, "
         f"{summary.files_unrecognised} unrecognised, {summary.files_failed} unreadable"
     )
     print(

@@ -64,7 +64,8 @@ class IngestSummary:
     """What an ingest run did; printed by the CLI and stored in run reports."""
 
     files: int = 0  # files read (new content)
-    files_already_ingested: int = 0
+    files_already_ingested: int = 0  # stored by an earlier run
+    files_duplicate_in_run: int = 0  # the same bytes as a file read earlier in this run
     files_unrecognised: int = 0
     files_failed: int = 0
     hands: int = 0  # hands parsed
@@ -77,6 +78,7 @@ class IngestSummary:
     formats: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     unrecognised: list[str] = field(default_factory=list)
+    duplicates_in_run: dict[str, str] = field(default_factory=dict)  # path -> the path read instead
     seconds: float = 0.0
 
     @property
@@ -406,9 +408,12 @@ def ingest_paths(
         loader = _Loader(con, summary, batch_hands)
         show = sys.stderr.isatty() if progress is None else progress
         bar = _progress(files, show)
+        # files read in this run by content; kept apart from ``known`` (earlier runs) and outliving
+        # a batch commit, so a later copy of the same bytes is neither re-read nor re-inserted
+        read_this_run: dict[str, Path] = {}
         con.execute("BEGIN TRANSACTION")
         for path in bar:
-            _ingest_one(path, known, loader, summary)
+            _ingest_one(path, known, read_this_run, loader, summary)
             if sum(p.hands for p in loader.pending.values()) >= batch_hands:
                 loader.commit_files()
         loader.commit_files()
@@ -451,7 +456,9 @@ def _progress(files: list[Path], show: bool) -> Iterable[Path]:
     return bar
 
 
-def _ingest_one(path: Path, known: set[str], loader: _Loader, summary: IngestSummary) -> None:
+def _ingest_one(
+    path: Path, known: set[str], read_this_run: dict[str, Path], loader: _Loader, summary: IngestSummary
+) -> None:
     try:
         if not path.is_file():
             raise FileNotFoundError("no such file")
@@ -461,8 +468,12 @@ def _ingest_one(path: Path, known: set[str], loader: _Loader, summary: IngestSum
         summary.files_failed += 1
         summary.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
         return
-    if sha in known or sha in loader.pending:
+    if sha in known:
         summary.files_already_ingested += 1
+        return
+    if sha in read_this_run:
+        summary.files_duplicate_in_run += 1
+        summary.duplicates_in_run[str(path)] = str(read_this_run[sha])
         return
     try:
         fmt = sniff_format(path)
@@ -478,6 +489,7 @@ def _ingest_one(path: Path, known: set[str], loader: _Loader, summary: IngestSum
         return
     pending = _PendingFile(sha, path, size, fmt.name, encoding)
     loader.pending[sha] = pending
+    read_this_run[sha] = path
     summary.files += 1
     summary.formats[fmt.name] = summary.formats.get(fmt.name, 0) + 1
     try:
