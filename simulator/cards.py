@@ -71,12 +71,16 @@ def _preflop_table() -> list[list[float]]:
 PREFLOP: list[list[float]] = _preflop_table()
 
 
-def hand_strength(hole: tuple[int, int], board: Sequence[int], rng: random.Random, samples: int = 12) -> float:
-    """Share of random opponent holdings our hand beats now (ties half): a fast, honest estimate."""
+def hand_strength(
+    hole: tuple[int, int], board: Sequence[int], rng: random.Random, samples: int = 12, dead: Sequence[int] = ()
+) -> float:
+    """Share of random opponent holdings our hand beats now (ties half): a fast, honest estimate.
+
+    ``dead`` are cards known to be out of the opponents' hands (a card-sharing partner's)."""
     n = len(board) + 2
     ev = EVAL[n]
     mine = ev(hole[0], hole[1], *board)
-    known = {hole[0], hole[1], *board}
+    known = {hole[0], hole[1], *board, *dead}
     rest = [c for c in range(52) if c not in known]
     draw = rng.sample(rest, samples * 2)
     score = 0.0
@@ -153,3 +157,46 @@ def _straight_top(ranks: set[int]) -> int:
         if all(r in ranks for r in range(top - 4, top + 1)):
             return top
     return 3  # wheel: A-2-3-4-5
+
+
+def _class_index(c1: int, c2: int) -> int:
+    """Index into ``EQUITY_VS``: row > column suited, row < column offsuit, diagonal pairs."""
+    r1, r2 = c1 // 4, c2 // 4
+    hi, lo = max(r1, r2), min(r1, r2)
+    if hi == lo:
+        return hi * 14
+    return hi * 13 + lo if c1 % 4 == c2 % 4 else lo * 13 + hi
+
+
+def preflop_equity(hole: tuple[int, int], n_opp: int) -> float:
+    """All-in equity of a starting hand against ``n_opp`` random hands (table lookup)."""
+    from .preflop_equity import EQUITY_VS
+
+    return EQUITY_VS[min(max(n_opp, 1), 9) - 1][_class_index(hole[0], hole[1])]
+
+
+def rollout_equity(
+    hole: tuple[int, int], board: Sequence[int], n_opp: int, rng: random.Random, samples: int = 14,
+    dead: Sequence[int] = (),
+) -> float:
+    """Monte Carlo equity against ``n_opp`` random hands, the board run out (ties split).
+
+    Why few samples and at most four opponents: it runs inside every equity player's postflop
+    decision; beyond four opponents the equity of anything but the nuts is small anyway."""
+    n_opp = min(max(n_opp, 1), 4)
+    h0, h1 = hole
+    known = {h0, h1, *board, *dead}
+    rest = [c for c in range(52) if c not in known]
+    need = 5 - len(board)
+    k = need + 2 * n_opp
+    score = 0.0
+    for _ in range(samples):
+        draw = rng.sample(rest, k)
+        full = (*board, *draw[:need])
+        mine = EVAL7(h0, h1, *full)
+        best = min(EVAL7(draw[j], draw[j + 1], *full) for j in range(need, k, 2))
+        if mine < best:
+            score += 1.0
+        elif mine == best:
+            score += 0.5
+    return score / samples

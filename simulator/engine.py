@@ -17,8 +17,8 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .cards import EVAL7, PREFLOP, draw_bonus, hand_strength
-from .policy import CALL, CHECK, FOLD, RAISE, View, decide
+from .cards import EVAL7, PREFLOP, draw_bonus, hand_strength, preflop_equity, rollout_equity
+from .policy import CALL, CHECK, FOLD, RAISE, EquityKnobs, View, decide, decide_equity
 from .styles import Style
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
@@ -34,6 +34,11 @@ class SimPlayer:
     partners: frozenset[str] = frozenset()
     confounder: str | None = None
     buddies: tuple[str, ...] = ()  # players this one likes to sit with (team or friends)
+    impl: str = ""  # the team's implementation of its family (collusion.IMPLEMENTATIONS)
+    knobs: EquityKnobs | None = None  # set: decides by the equity model, else by the style
+    leave: float = 1 / 70  # chance per hand to end the session
+    affinity: float = 1.0  # scales how often this player follows and brings buddies
+    stake: int = 0  # big blind of the only games this player joins (0: any)
 
 
 @dataclass(slots=True)
@@ -71,6 +76,7 @@ class HandRecord:
     total: int = 0
     rake: int = 0
     acts: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)  # team, act, who
+    quiet: frozenset[int] = frozenset()  # teams whose tactic does not fire this hand
     final: list[int] = field(default_factory=list)
 
 
@@ -102,6 +108,7 @@ class HandSim:
         self.aggressor = -1  # last bettor / raiser on the current street
         self.street_log: list[tuple[int, str, int]] = []  # (i, kind, raise_to) this street
         self.strength_cache: dict[tuple[int, int], float] = {}
+        self.equity_cache: dict[tuple[int, int, int, bool], float] = {}
         #: heads-up the button is the small blind and the big blind acts first after the flop
         self.post_first = 1 if n == 2 else 0
 
@@ -133,6 +140,35 @@ class HandSim:
             s = min(1.0, hs + draw_bonus(hole, board) * (1.0 - hs))
         self.strength_cache[key] = s
         return s
+
+    def equity(self, i: int, n_opp: int, dead: tuple[int, ...] = ()) -> float:
+        """Equity against ``n_opp`` random hands (preflop table, postflop run-outs), cached."""
+        key = (i, self.street, n_opp, bool(dead))
+        got = self.equity_cache.get(key)
+        if got is not None:
+            return got
+        hole = self.rec.holes[i]
+        if self.street == 0 and not dead:
+            e = preflop_equity(hole, n_opp)
+        else:
+            e = rollout_equity(hole, self.rec.board[: 2 + self.street] if self.street else [], n_opp, self.rng,
+                               dead=dead)
+        self.equity_cache[key] = e
+        return e
+
+    def opponents(self, i: int, v: View) -> int:
+        """Opponents the equity is measured against: preflop those who put money in voluntarily."""
+        if v.street:
+            return v.n_opp
+        return max(1, len({j for j, kind, _ in self.street_log if j != i and kind in (CALL, RAISE)
+                           and not self.folded[j]}))
+
+    def honest(self, i: int, v: View, dead: tuple[int, ...] = ()) -> tuple[str, int]:
+        """The player's honest decision by his own model (style or equity)."""
+        player = self.rec.players[i]
+        if player.knobs is None:
+            return decide(player.style, v, self.rng)
+        return decide_equity(player.style, v, self.equity(i, self.opponents(i, v), dead), self.rng, player.knobs)
 
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
@@ -220,8 +256,8 @@ class HandSim:
     def _act(self, i: int) -> None:
         v = self._view(i)
         player = self.rec.players[i]
-        choice = decide(player.style, v, self.rng)
-        if self.collude and player.team is not None:
+        choice = self.honest(i, v)
+        if self.collude and player.team is not None and player.team not in self.rec.quiet:
             from .collusion import override
 
             choice = override(self, i, v, choice)

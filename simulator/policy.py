@@ -83,3 +83,64 @@ def decide(style: Style, v: View, rng: random.Random) -> tuple[str, int]:
     if eq_adj >= odds + (1.0 - style.call) * 0.12:
         return CALL, 0
     return FOLD, 0
+
+
+@dataclass(frozen=True, slots=True)
+class EquityKnobs:
+    """One equity player's thresholds (equities 0..1, jittered per player from the style).
+
+    Why separate from ``Style``: the equity model reads a real equity estimate and the price, not
+    the style's percentiles, so it needs its own few numbers.
+    """
+
+    margin: float  # equity needed above the pot odds to call
+    value: float  # equity to bet or raise for value
+    open_eq: float  # preflop heads-up equity to open the pot
+    bluff: float  # share of checked-to spots bet with air
+    sizes: tuple[float, ...]  # bet sizes as a share of the pot
+
+
+def pot_odds(v: View) -> float:
+    """Share of the final pot we must put in to call."""
+    return v.to_call / max(v.pot + v.to_call, 1)
+
+
+def _open(v: View, e: float, k: EquityKnobs, rng: random.Random) -> tuple[str, int]:
+    """Unopened or limped pot: raise for value, take a cheap look, or get out."""
+    late = 0.03 if v.late else 0.0
+    if e >= k.open_eq - late and v.can_raise:
+        limp = max(0, v.pot - v.bb * 3 // 2) // v.bb
+        return RAISE, _raise_to(int(v.bb * (rng.choice((2.0, 2.5, 3.0)) + limp)), v)
+    if v.to_call == 0:
+        return CHECK, 0
+    if e >= pot_odds(v) + k.margin + 0.12:  # limping is priced, but out of position with a weak range
+        return CALL, 0
+    return FOLD, 0
+
+
+def _facing(v: View, e: float, k: EquityKnobs, rng: random.Random) -> tuple[str, int]:
+    """Facing a bet or raise: raise for value, call when the equity beats the price, else fold."""
+    range_tax = 0.05 * max(0, v.raises - 1) if v.street == 0 else 0.0  # raisers hold better than random
+    if v.can_raise and e >= k.value + 0.08 + range_tax:
+        target = int(v.cur_bet * rng.choice((2.5, 3.0)) + (v.pot - v.to_call) * 0.3)
+        return RAISE, (v.max_to if target * 2 > v.max_to else _raise_to(target, v))
+    if e >= pot_odds(v) + k.margin + range_tax:
+        return CALL, 0
+    return FOLD, 0
+
+
+def decide_equity(style: Style, v: View, equity: float, rng: random.Random, k: EquityKnobs) -> tuple[str, int]:
+    """An honest decision from equity against the opponents and the price of the call.
+
+    Calls when equity beats the pot odds plus a margin, raises for value above a threshold, bets
+    in proportion to the pot; low-skill players misread their equity a little.
+    """
+    e = equity + (1.0 - style.skill) * rng.gauss(0.0, 0.06)
+    if v.street == 0 and v.raises <= 1 and v.cur_bet <= v.bb:
+        return _open(v, e, k, rng)
+    if v.to_call > 0:
+        return _facing(v, e, k, rng)
+    if v.can_raise and (e >= k.value or (e < 0.3 and rng.random() < k.bluff * (1.3 if v.late else 1.0))):
+        size = rng.choice(k.sizes) * (1.25 if e > k.value + 0.15 else 1.0)
+        return RAISE, _raise_to(max(int(v.pot * size), v.bb), v)
+    return CHECK, 0
