@@ -14,7 +14,7 @@ give the odd cent to the first winner left of the button.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from .cards import EVAL7, PREFLOP, draw_bonus, hand_strength, preflop_equity, rollout_equity
@@ -108,7 +108,8 @@ class HandSim:
         self.aggressor = -1  # last bettor / raiser on the current street
         self.street_log: list[tuple[int, str, int]] = []  # (i, kind, raise_to) this street
         self.strength_cache: dict[tuple[int, int], float] = {}
-        self.equity_cache: dict[tuple[int, int, int, bool], float] = {}
+        self.equity_cache: dict[tuple[int, int, int], float] = {}
+        self.replay_state: object = None  # rng state before a dead-card player's honest decision
         #: heads-up the button is the small blind and the big blind acts first after the flop
         self.post_first = 1 if n == 2 else 0
 
@@ -141,18 +142,17 @@ class HandSim:
         self.strength_cache[key] = s
         return s
 
-    def equity(self, i: int, n_opp: int, dead: tuple[int, ...] = ()) -> float:
+    def equity(self, i: int, n_opp: int) -> float:
         """Equity against ``n_opp`` random hands (preflop table, postflop run-outs), cached."""
-        key = (i, self.street, n_opp, bool(dead))
+        key = (i, self.street, n_opp)
         got = self.equity_cache.get(key)
         if got is not None:
             return got
         hole = self.rec.holes[i]
-        if self.street == 0 and not dead:
+        if self.street == 0:
             e = preflop_equity(hole, n_opp)
         else:
-            e = rollout_equity(hole, self.rec.board[: 2 + self.street] if self.street else [], n_opp, self.rng,
-                               dead=dead)
+            e = rollout_equity(hole, self.rec.board[: 2 + self.street], n_opp, self.rng)
         self.equity_cache[key] = e
         return e
 
@@ -163,12 +163,16 @@ class HandSim:
         return max(1, len({j for j, kind, _ in self.street_log if j != i and kind in (CALL, RAISE)
                            and not self.folded[j]}))
 
-    def honest(self, i: int, v: View, dead: tuple[int, ...] = ()) -> tuple[str, int]:
-        """The player's honest decision by his own model (style or equity)."""
+    def honest(self, i: int, v: View, delta: float = 0.0) -> tuple[str, int]:
+        """The player's honest decision by his own model (style or equity); ``delta`` shifts his
+        strength or equity (what a card-sharing player learns from a partner's cards)."""
         player = self.rec.players[i]
         if player.knobs is None:
+            if delta:
+                v = replace(v, strength=min(1.0, max(0.0, v.strength + delta)))
             return decide(player.style, v, self.rng)
-        return decide_equity(player.style, v, self.equity(i, self.opponents(i, v), dead), self.rng, player.knobs)
+        e = min(1.0, max(0.0, self.equity(i, self.opponents(i, v)) + delta))
+        return decide_equity(player.style, v, e, self.rng, player.knobs)
 
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
@@ -256,6 +260,8 @@ class HandSim:
     def _act(self, i: int) -> None:
         v = self._view(i)
         player = self.rec.players[i]
+        if player.impl == "dead_cards":
+            self.replay_state = self.rng.getstate()
         choice = self.honest(i, v)
         if self.collude and player.team is not None and player.team not in self.rec.quiet:
             from .collusion import override
