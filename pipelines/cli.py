@@ -15,7 +15,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from warehouse.ingest import IngestSummary, ingest_paths
+from warehouse.ingest import (
+    OTHER_SPECIFICS,
+    IngestSummary,
+    WarehouseError,
+    ingest_paths,
+    iter_input_files,
+    remove_warehouse,
+)
+
+#: specifics shown under each quarantine reason group in the text summary
+SPECIFICS_SHOWN = 5
+#: characters of a specific shown on its line
+SPECIFIC_WIDTH = 110
 
 
 def _print_ingest_summary(summary: IngestSummary) -> None:
@@ -34,27 +46,75 @@ def _print_ingest_summary(summary: IngestSummary) -> None:
     )
     for reason, count in sorted(summary.quarantined_by_reason.items(), key=lambda kv: -kv[1]):
         print(f"  {count:6d}  {reason}")
+        _print_specifics(reason, summary.quarantined_specifics.get(reason, {}))
     if summary.formats:
         print("formats: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.formats.items())))
-    for err in summary.errors:
-        print(f"error: {err}", file=sys.stderr)
+    for path in summary.unrecognised:
+        print(f"unrecognised: {path}: {summary.unrecognised_reasons.get(path, 'no supported format recognises it')}")
+    for path, first in summary.duplicates_in_run.items():
+        print(f"duplicate within this run: {path}: same bytes as {first}")
     print(f"{summary.seconds:.2f} s, {summary.hands_per_second:,.0f} hands/s")
 
 
+def _print_specifics(group: str, specifics: dict[str, int]) -> None:
+    """The real reasons behind a masked group, most frequent first; none when the group is its
+    only specific (nothing was masked)."""
+    if list(specifics) == [group]:
+        return
+    ranked = sorted(specifics.items(), key=lambda kv: (kv[0] == OTHER_SPECIFICS, -kv[1], kv[0]))
+    for specific, count in ranked[:SPECIFICS_SHOWN]:
+        shown = specific if len(specific) <= SPECIFIC_WIDTH else specific[: SPECIFIC_WIDTH - 1] + "…"
+        print(f"          {count:6d}  {shown}")
+    rest = ranked[SPECIFICS_SHOWN:]
+    if rest:
+        kinds = sum(1 for s, _ in rest if s != OTHER_SPECIFICS)
+        more = f"{kinds}+" if any(s == OTHER_SPECIFICS for s, _ in rest) else str(kinds)
+        print(f"                  and {more} more ({sum(c for _, c in rest)} hands)")
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
+    """Exit 1 only when nothing could be done; every bad input is one line naming it and why."""
     missing = [p for p in args.paths if not Path(p).exists()]
+    present = [p for p in args.paths if Path(p).exists()]
     for p in missing:
         print(f"error: {p}: no such file or folder", file=sys.stderr)
-    present = [p for p in args.paths if Path(p).exists()]
-    summary = ingest_paths(present, args.db, progress=None if not args.json else False)
+    for p in present:
+        if Path(p).is_dir() and next(iter(iter_input_files([p])), None) is None:
+            print(f"error: {p}: no files to ingest in this folder", file=sys.stderr)
+    summary, fatal = _run_ingest(present, Path(args.db), json_out=args.json) if present else (IngestSummary(), None)
     summary.errors = [f"{p}: no such file or folder" for p in missing] + summary.errors
     summary.files_failed += len(missing)
     if args.json:
-        print(json.dumps(summary.as_dict(), sort_keys=True))
-    else:
+        print(json.dumps({**summary.as_dict(), "fatal": fatal}, sort_keys=True))
+    elif present and fatal is None:
         _print_ingest_summary(summary)
-    nothing_done = summary.files == 0 and summary.files_already_ingested == 0
-    return 1 if nothing_done and (summary.files_failed or summary.files_unrecognised or not present) else 0
+    if not args.json:
+        for err in summary.errors[len(missing):]:
+            print(f"error: {err}", file=sys.stderr)
+    if fatal is not None:
+        print(f"error: {fatal}", file=sys.stderr)
+        return 1
+    done = summary.files + summary.files_already_ingested + summary.files_duplicate_in_run
+    return 0 if done else 1
+
+
+def _run_ingest(paths: list[str], db: Path, *, json_out: bool) -> tuple[IngestSummary, str | None]:
+    """Ingest into ``db``; a warehouse fault becomes one line, and a warehouse this run created
+    holds something or is not left behind."""
+    created = not db.exists()
+    try:
+        summary = ingest_paths(paths, db, progress=None if not json_out else False)
+    except WarehouseError as exc:
+        if db.is_dir():
+            after = ""
+        elif exc.stored:
+            after = f"; the {exc.stored} files stored before it are kept, run again to load the rest"
+        else:
+            after = "; no warehouse written" if created else "; nothing from this run was stored"
+        return exc.summary, f"--db {db}: {exc.reason}{after}"
+    if created and summary.files == 0:
+        remove_warehouse(db)  # nothing could be read: an empty warehouse would only mislead
+    return summary, None
 
 
 def cmd_merge(args: argparse.Namespace) -> int:

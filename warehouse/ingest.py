@@ -21,6 +21,7 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -39,7 +40,7 @@ import polars as pl
 from parsers.base import guarded_parse
 from parsers.formats.pokerstars import Piece, PokerStarsFormat, StarsChunk, _make_block
 from parsers.model import Hand, Quarantined
-from parsers.reading import detect_encoding
+from parsers.reading import SNIFF_BYTES, detect_encoding
 from parsers.registry import sniff_format
 
 from .db import connect
@@ -74,11 +75,14 @@ class IngestSummary:
     quarantined: int = 0
     quarantined_unsupported: int = 0  # games or converter outputs we deliberately do not read
     quarantined_by_reason: dict[str, int] = field(default_factory=dict)
+    # group -> the real reasons in it (names, amounts) -> hands; see SPECIFICS_KEPT
+    quarantined_specifics: dict[str, dict[str, int]] = field(default_factory=dict)
     unreconciled: int = 0
     formats: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     unrecognised: list[str] = field(default_factory=list)
     duplicates_in_run: dict[str, str] = field(default_factory=dict)  # path -> the path read instead
+    unrecognised_reasons: dict[str, str] = field(default_factory=dict)  # path -> why no format took it
     seconds: float = 0.0
 
     @property
@@ -140,9 +144,21 @@ def quarantine_category(reason: str) -> str:
 
 def _reason_key(reason: str) -> str:
     """Group quarantine reasons for the summary: drop line numbers, quoted text and numbers."""
-    text = reason.split(": ", 1)[1] if reason.startswith("line ") else reason
-    text = _NUMBER.sub("N", _QUOTED.sub("'…'", text))
+    text = _NUMBER.sub("N", _QUOTED.sub("'…'", _reason_specific(reason)))
     return text[:90]
+
+
+def _reason_specific(reason: str) -> str:
+    """A reason as shown under its group: the real names and amounts, without the line number
+    (which differs from hand to hand and would make every reason unique)."""
+    text = reason.split(": ", 1)[1] if reason.startswith("line ") else reason
+    return text[:160]
+
+
+#: distinct specifics kept per reason group (the summary shows the first few; the rest are counted)
+SPECIFICS_KEPT = 50
+#: the specific under which the hands of a group's further specifics are counted
+OTHER_SPECIFICS = "(other specifics, not kept)"
 
 
 @dataclass
@@ -179,6 +195,7 @@ class _Loader:
         self.pieces: list[Piece] = []
         self.piece_files: list[_PendingFile] = []
         self.piece_bytes = 0
+        self.committed_files = 0  # files whose raw_files rows are committed in this run
 
     def _admit(self, hand_id: str, started_at: datetime | None, pending: _PendingFile) -> bool:
         """Count a parsed hand; False when it repeats a hand already buffered in this batch."""
@@ -286,6 +303,11 @@ class _Loader:
             self.summary.quarantined_unsupported += 1
         key = _reason_key(q.reason)
         self.summary.quarantined_by_reason[key] = self.summary.quarantined_by_reason.get(key, 0) + 1
+        specifics = self.summary.quarantined_specifics.setdefault(key, {})
+        specific = _reason_specific(q.reason)
+        if specific not in specifics and len(specifics) >= SPECIFICS_KEPT:
+            specific = OTHER_SPECIFICS
+        specifics[specific] = specifics.get(specific, 0) + 1
         now = datetime.now(UTC).replace(tzinfo=None)
         self.quarantine.append(
             (pending.sha256, q.source_file, q.byte_offset, q.format, q.reason, category, q.raw_text, now)
@@ -382,6 +404,7 @@ class _Loader:
             self.con.executemany("INSERT INTO raw_files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             self.con.executemany("DELETE FROM ingest_in_progress WHERE sha256 = ?", [(r[0],) for r in rows])
         self.con.execute("COMMIT")
+        self.committed_files += len(rows)
         self.pending.clear()
         self.con.execute("BEGIN TRANSACTION")
 
@@ -398,30 +421,101 @@ def ingest_paths(
     summary = IngestSummary()
     batch_hands = int(os.environ.get("FLOORMAN_INGEST_BATCH", batch_hands))
     files = list(iter_input_files(paths))
-    con = connect(db_path)
+    db = Path(db_path)
+    created = not db.exists()
+    loader: _Loader | None = None
+    try:
+        con = _open_warehouse(db)
+        try:
+            loader = _Loader(con, summary, batch_hands)
+            show = sys.stderr.isatty() if progress is None else progress
+            _ingest_files(_progress(files, show), con, loader, summary)
+        finally:
+            con.close()
+    except (OSError, duckdb.Error) as exc:
+        if not is_warehouse_failure(exc):
+            raise
+        stored = loader.committed_files if loader else 0
+        if created and stored == 0:
+            remove_warehouse(db)  # no half-made warehouse is left behind
+        summary.seconds = time.perf_counter() - started
+        raise WarehouseError(db, warehouse_reason(exc), summary, stored) from exc
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+class WarehouseError(Exception):
+    """The warehouse file cannot be opened or written (a folder, read-only, disk full): the run
+    stops, and the caller gets one line of why plus what was stored before (``stored`` files)."""
+
+    def __init__(self, db_path: Path, reason: str, summary: IngestSummary, stored: int) -> None:
+        super().__init__(f"{db_path}: {reason}")
+        self.db_path, self.reason, self.summary, self.stored = db_path, reason, summary, stored
+
+
+def _open_warehouse(db: Path) -> duckdb.DuckDBPyConnection:
+    """Connect, refusing a folder up front (DuckDB's own error for it reads like a bug)."""
+    if db.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", str(db))
+    con = connect(db)
     threads = os.environ.get("FLOORMAN_DUCKDB_THREADS")  # benchmarks pin DuckDB to one core
     if threads:
         con.execute(f"SET threads = {int(threads)}")
-    try:
-        recover_interrupted(con)
-        known = {row[0] for row in con.execute("SELECT sha256 FROM raw_files").fetchall()}
-        loader = _Loader(con, summary, batch_hands)
-        show = sys.stderr.isatty() if progress is None else progress
-        bar = _progress(files, show)
-        # files read in this run by content; kept apart from ``known`` (earlier runs) and outliving
-        # a batch commit, so a later copy of the same bytes is neither re-read nor re-inserted
-        read_this_run: dict[str, Path] = {}
-        con.execute("BEGIN TRANSACTION")
-        for path in bar:
-            _ingest_one(path, known, read_this_run, loader, summary)
-            if sum(p.hands for p in loader.pending.values()) >= batch_hands:
-                loader.commit_files()
-        loader.commit_files()
-        con.execute("COMMIT")
-    finally:
-        con.close()
-    summary.seconds = time.perf_counter() - started
-    return summary
+    return con
+
+
+def _ingest_files(
+    files: Iterable[Path], con: duckdb.DuckDBPyConnection, loader: _Loader, summary: IngestSummary
+) -> None:
+    """Read every file into the open warehouse, committing whole files a batch at a time."""
+    recover_interrupted(con)
+    known = {row[0] for row in con.execute("SELECT sha256 FROM raw_files").fetchall()}
+    # files read in this run by content; kept apart from ``known`` (earlier runs) and outliving
+    # a batch commit, so a later copy of the same bytes is neither re-read nor re-inserted
+    read_this_run: dict[str, Path] = {}
+    con.execute("BEGIN TRANSACTION")
+    for path in files:
+        _ingest_one(path, known, read_this_run, loader, summary)
+        if sum(p.hands for p in loader.pending.values()) >= loader.batch_hands:
+            loader.commit_files()
+    loader.commit_files()
+    con.execute("COMMIT")
+
+
+def is_warehouse_failure(exc: BaseException) -> bool:
+    """True for a fault of the warehouse file or its disk, not of Floorman's own SQL."""
+    if isinstance(exc, (OSError, duckdb.IOException, duckdb.PermissionException)):
+        return True
+    text = str(exc)
+    return isinstance(exc, (duckdb.TransactionException, duckdb.FatalException)) and any(
+        marker in text for marker in ("Could not write", "No space left", "Failed to commit", "invalidated")
+    )
+
+
+#: what the OS or DuckDB says, and how the warehouse error line says it
+_WAREHOUSE_REASONS = (
+    ("Is a directory", "is a folder, not a warehouse file (give a file path, e.g. FOLDER/warehouse.duckdb)"),
+    ("No space left on device", "cannot write the warehouse: disk full (no space left on device)"),
+    ("Read-only file system", "cannot write the warehouse: read-only file system"),
+    ("Permission denied", "cannot write the warehouse: permission denied"),
+    ("not a valid DuckDB database", "is not a DuckDB warehouse file"),
+)
+
+
+def warehouse_reason(exc: BaseException) -> str:
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    for marker, reason in _WAREHOUSE_REASONS:
+        if marker in text or marker in str(exc):
+            return reason
+    return f"cannot open or write the warehouse: {text.splitlines()[0] if text else type(exc).__name__}"
+
+
+def remove_warehouse(db: Path) -> None:
+    """Delete a warehouse file this run created (and its WAL)."""
+    for suffix in ("", ".wal"):
+        candidate = Path(f"{db}{suffix}")
+        if candidate.is_file():
+            candidate.unlink(missing_ok=True)
 
 
 def recover_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -486,6 +580,7 @@ def _ingest_one(
     if fmt is None:
         summary.files_unrecognised += 1
         summary.unrecognised.append(str(path))
+        summary.unrecognised_reasons[str(path)] = unrecognised_reason(path, size)
         return
     pending = _PendingFile(sha, path, size, fmt.name, encoding)
     loader.pending[sha] = pending
@@ -502,12 +597,44 @@ def _ingest_one(
                 loader.add_hand(item, pending)
             else:
                 loader.add_quarantine(item, pending)
+    except duckdb.Error:
+        raise  # the warehouse failed while flushing, not the parser: the run stops (WarehouseError)
     except Exception as exc:
         loader.add_quarantine(
             Quarantined(str(path), 0, "", f"parser failed on the file: {type(exc).__name__}: {exc}", fmt.name),
             pending,
         )
         summary.errors.append(f"{path}: parser failed: {type(exc).__name__}: {exc}")
+
+
+#: control characters that do not occur in text (tab, newline, form feed and carriage return do)
+_BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13))
+
+
+def unrecognised_reason(path: Path, size: int) -> str:
+    """Why no format recognised a file, in words a user can act on (empty, binary, or what it
+    starts with)."""
+    if size == 0:
+        return "empty file"
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(SNIFF_BYTES)
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    encoding, bom = detect_encoding(head)
+    if not encoding.startswith("utf-16") and _looks_binary(head):
+        return "binary content, not a text hand history"
+    text = head[bom:].decode(encoding, errors="replace").strip()
+    if not text:
+        return "only blank space"
+    first = text.splitlines()[0][:60]
+    return f"no supported format recognises its content (first line: {first!r})"
+
+
+def _looks_binary(head: bytes) -> bool:
+    """More than 1 in 100 bytes a control character no text uses (NUL among them)."""
+    controls = len(head) - len(head.translate(None, _BINARY_BYTES))
+    return controls * 100 > len(head)
 
 
 def quarantine_counts(con: duckdb.DuckDBPyConnection) -> Counter[str]:
