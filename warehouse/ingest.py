@@ -16,7 +16,11 @@ Why it is built this way:
   has a batch key (``_hx``) so a duplicate is dropped from all its tables at once. Other formats
   stream ``Hand`` objects as before.
 * **Bad input loses nothing.** A hand that cannot be read goes to ``quarantine`` with file, byte
-  offset, raw text and reason; an unreadable or unrecognised file is reported by name and reason.
+  offset, raw text and reason; an unreadable or unrecognised file is reported by name and reason
+  (empty, binary, its first line); a second copy of bytes read earlier in the same run is counted
+  as a duplicate within the run, not re-read. A fault of the warehouse itself (a folder, read-only,
+  disk full) stops the run as one ``WarehouseError``, and a warehouse the run created but stored
+  nothing in is removed.
 """
 
 from __future__ import annotations
