@@ -27,6 +27,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         operator_mode=args.operator_mode,
         fmt=args.format,
         start=_start(args.start) if args.start else None,
+        world=args.world,
+        intensity=args.intensity,
+        implementation=args.implementation,
+        honest_model=args.honest_model,
+        table_size=args.table_size,
+        teams=args.teams,
     )
     began = time.perf_counter()
     result = simulate(cfg, Path(args.out), Path(args.truth))
@@ -39,6 +45,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     )
     teams = result.truth["teams"]
     assert isinstance(teams, list)
+    world = result.truth["world"]
+    assert isinstance(world, dict)
+    impls = sorted({t["implementation"] for t in teams})
+    print(f"world {world['kind']}: honest model {world['honest_model']} (equity share {world['equity_share']}), "
+          f"tables {', '.join(f'{c} x {k}-max' for k, c in world['tables_by_size'].items())}, "
+          f"implementations {', '.join(impls)}")
     print(
         f"teams {len(teams)}: colluding pairs {stats['colluding_pairs_met']} of "
         f"{stats['candidate_pairs']} pairs that met ({100 * stats['colluding_share']:.2f}%); truth -> {args.truth}"
@@ -53,10 +65,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--out", required=True, help="folder for the hand-history files (one per table)")
     p.add_argument("--truth", required=True, help="path of the ground-truth JSON")
     p.add_argument("--operator-mode", action="store_true", help="write every player's hole cards (site export)")
-    p.add_argument("--tables", type=int, default=None, help="tables (default: about one per 450 hands)")
-    p.add_argument("--players", type=int, default=None, help="population size (default: hands / 70)")
+    p.add_argument("--tables", type=int, default=None, help="tables (default: classic one per 450 hands; random drawn)")
+    p.add_argument("--players", type=int, default=None,
+                   help="population size (default: classic hands / 70; random 30-5,000 log-uniform, <= hands / 5)")
     p.add_argument("--format", choices=("pokerstars", "phh"), default="pokerstars")
+    _register_world(p)
     p.add_argument(
         "--start", default=None, help="UTC start: 2026-11-29 or 2026-11-29T19:00 (default: yesterday 19:00)",
     )
     p.set_defaults(func=cmd_simulate)
+
+
+def _register_world(p: argparse.ArgumentParser) -> None:
+    """The world knobs: each one given overrides the random world's draw (or the classic value)."""
+    from simulator.collusion import IMPLEMENTATIONS
+    from simulator.world import HONEST_MODELS, WORLDS
+
+    names = [name for impls in IMPLEMENTATIONS.values() for name in impls]
+    p.add_argument("--world", choices=WORLDS, default="random",
+                   help="random: pool, tables, stakes, sessions, honest models and collusion drawn from the seed; "
+                        "classic: the fixed night the tests and trained models were built on (default: random)")
+    p.add_argument("--intensity", type=float, default=None,
+                   help="share of shared hands in which a team's tactic fires, 0-1 (default: drawn per team, 0.1-1)")
+    p.add_argument("--implementation", choices=names, default=None, metavar="NAME",
+                   help=f"force one implementation on every team of its family: {', '.join(names)}")
+    p.add_argument("--honest-model", choices=HONEST_MODELS, default=None,
+                   help="honest decisions by equity and pot odds, by style, or a per-player mix (default: drawn)")
+    p.add_argument("--table-size", type=int, choices=range(2, 11), default=None, metavar="N",
+                   help="every table N-max, 2-10 (default: drawn, mostly 6- and 9-max)")
+    p.add_argument("--teams", type=int, default=None, help="collusion teams (default: ~0.3%% of the pairs that meet)")

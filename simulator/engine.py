@@ -18,10 +18,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from .cards import EVAL7, PREFLOP, draw_bonus, hand_strength, preflop_equity, rollout_equity
-from .policy import CALL, CHECK, FOLD, RAISE, EquityKnobs, View, decide, decide_equity
+from .policy import CALL, CHECK, FOLD, RAISE, EquityKnobs, View, decide, decide_equity, pot_odds
 from .styles import Style
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
+CLOSE = 0.1  # equity players refine their quick postflop equity by run-outs this near the price
 
 
 @dataclass(slots=True)
@@ -142,19 +143,22 @@ class HandSim:
         self.strength_cache[key] = s
         return s
 
-    def equity(self, i: int, n_opp: int) -> float:
-        """Equity against ``n_opp`` random hands (preflop table, postflop run-outs), cached."""
+    def equity(self, i: int, n_opp: int, price: float = -1.0) -> float:
+        """Equity against ``n_opp`` random hands: preflop from the table; postflop the strength
+        (share of hands beaten now plus draws) to the power of the opponents, refined by run-outs
+        when it is within ``CLOSE`` of the ``price`` the player must beat (only there does the
+        estimate decide anything, and run-outs are too dear for every decision)."""
+        if self.street == 0:
+            return preflop_equity(self.rec.holes[i], n_opp)
+        quick = self.strength(i) ** min(max(n_opp, 1), 4)
+        if abs(quick - price) >= CLOSE:
+            return quick
         key = (i, self.street, n_opp)
         got = self.equity_cache.get(key)
-        if got is not None:
-            return got
-        hole = self.rec.holes[i]
-        if self.street == 0:
-            e = preflop_equity(hole, n_opp)
-        else:
-            e = rollout_equity(hole, self.rec.board[: 2 + self.street], n_opp, self.rng)
-        self.equity_cache[key] = e
-        return e
+        if got is None:
+            got = rollout_equity(self.rec.holes[i], self.rec.board[: 2 + self.street], n_opp, self.rng)
+            self.equity_cache[key] = got
+        return got
 
     def opponents(self, i: int, v: View) -> int:
         """Opponents the equity is measured against: preflop those who put money in voluntarily."""
@@ -171,8 +175,10 @@ class HandSim:
             if delta:
                 v = replace(v, strength=min(1.0, max(0.0, v.strength + delta)))
             return decide(player.style, v, self.rng)
-        e = min(1.0, max(0.0, self.equity(i, self.opponents(i, v)) + delta))
-        return decide_equity(player.style, v, e, self.rng, player.knobs)
+        knobs = player.knobs
+        price = pot_odds(v) + knobs.margin if v.to_call else knobs.value
+        e = min(1.0, max(0.0, self.equity(i, self.opponents(i, v), price) + delta))
+        return decide_equity(player.style, v, e, self.rng, knobs)
 
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]

@@ -113,15 +113,16 @@ def _open(v: View, e: float, k: EquityKnobs, rng: random.Random) -> tuple[str, i
         return RAISE, _raise_to(int(v.bb * (rng.choice((2.0, 2.5, 3.0)) + limp)), v)
     if v.to_call == 0:
         return CHECK, 0
-    if e >= pot_odds(v) + k.margin + 0.12:  # limping is priced, but out of position with a weak range
+    if e >= pot_odds(v) + k.margin + 0.2:  # a limp is cheap, but out of position against a range
         return CALL, 0
     return FOLD, 0
 
 
 def _facing(v: View, e: float, k: EquityKnobs, rng: random.Random) -> tuple[str, int]:
     """Facing a bet or raise: raise for value, call when the equity beats the price, else fold."""
-    range_tax = 0.05 * max(0, v.raises - 1) if v.street == 0 else 0.0  # raisers hold better than random
-    if v.can_raise and e >= k.value + 0.08 + range_tax:
+    range_tax = 0.09 * max(0, v.raises - 1) if v.street == 0 else 0.0  # raisers hold better than random
+    value = k.open_eq if v.street == 0 else k.value
+    if v.can_raise and e >= value + 0.08 + range_tax:
         target = int(v.cur_bet * rng.choice((2.5, 3.0)) + (v.pot - v.to_call) * 0.3)
         return RAISE, (v.max_to if target * 2 > v.max_to else _raise_to(target, v))
     if e >= pot_odds(v) + k.margin + range_tax:

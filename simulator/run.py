@@ -13,15 +13,16 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from itertools import combinations
+from itertools import accumulate, combinations
 from pathlib import Path
 
 from . import phh
 from .engine import HandRecord, SimPlayer, TableInfo, play_hand
-from .population import Population, make_population
+from .population import Population, apply_classic_knobs, make_population, make_world_population
 from .stars import write_hand
+from .world import CLASSIC_STAKES, World, make_world
 
-STAKES = ((25, 50), (50, 100), (50, 100), (100, 200))
+STAKES = CLASSIC_STAKES
 _TABLE_NAMES = ("Aludra", "Bellatrix", "Capella", "Deneb", "Electra", "Fomalhaut", "Gienah", "Hadar",
                 "Izar", "Kochab", "Lesath", "Mirach", "Nashira", "Okul", "Phact", "Rigel", "Sabik",
                 "Tania", "Unuk", "Vega", "Wezen", "Zaniah")
@@ -39,6 +40,11 @@ class Config:
     fmt: str = "pokerstars"
     start: datetime | None = None  # UTC, naive
     teams: int | None = None  # override the ~0.3%-of-pairs team count (tests want more evidence)
+    world: str = "classic"  # classic: the fixed night, byte for byte; random: parameters drawn from the seed
+    intensity: float | None = None  # share of shared hands where a team's tactic fires (forces the draw)
+    implementation: str | None = None  # force one implementation on every team of its family
+    honest_model: str | None = None  # equity | style | mixed
+    table_size: int | None = None  # every table this many seats (2-10)
 
     def resolved_tables(self) -> int:
         return self.tables or max(1, round(self.hands / 450))
@@ -85,7 +91,16 @@ class Night:
     def __init__(self, cfg: Config, keep_records: bool = False) -> None:
         self.cfg = cfg
         self.rng = random.Random(cfg.seed)
-        self.pop: Population = make_population(cfg.resolved_players(), self.rng, cfg.teams)
+        self.world: World = make_world(cfg)
+        if self.world.kind == "classic":
+            self.pop: Population = make_population(self.world.players, self.rng, cfg.teams)
+            apply_classic_knobs(self.pop, self.world, cfg.seed)
+        else:
+            self.pop = make_world_population(self.world, self.rng)
+        #: per-hand coins for the teams' intensity, apart from the game's stream
+        self.coins = random.Random(f"floorman-intensity:{cfg.seed}")
+        self.intensity = [team.intensity for team in self.pop.teams]
+        self.hoppers: list[SimPlayer] = []  # left a table, looking for another
         self.keep = keep_records
         self.records: list[HandRecord] = []
         self.seated: Counter[str] = Counter()
@@ -93,6 +108,7 @@ class Night:
         self.together: Counter[tuple[str, str]] = Counter()
         self.hand_no = 200_000_000_000 + (cfg.seed % 10_000) * 10_000_000
         self.weights = [p.style.activity for p in self.pop.players]
+        self.cum_weights = list(accumulate(self.weights))  # as choices() would compute, once
         self.by_name = self.pop.by_name()
 
     # -- seating -------------------------------------------------------------------------------
@@ -102,17 +118,30 @@ class Night:
 
     def _pick(self, table: Table) -> SimPlayer | None:
         rng = self.rng
+        if self.hoppers and rng.random() < 0.8:
+            hopper = self._hopper(table)
+            if hopper is not None:
+                return hopper
         for s in table.seats:
-            if s is not None and s.buddies and rng.random() < 0.85:
+            if s is not None and s.buddies and rng.random() < 0.85 * s.affinity:
                 for name in s.buddies:
                     b = self.by_name[name]
                     if self._free(b, table):
                         return b
         for _ in range(8):
-            p = rng.choices(self.pop.players, self.weights)[0]
+            p = rng.choices(self.pop.players, cum_weights=self.cum_weights)[0]
+            if p.stake and p.stake != table.info.bb:
+                continue  # a regular who only plays his own game
             apart = any(self.seated[b] for b in p.buddies)
-            if self._free(p, table) and not (apart and rng.random() < 0.9):  # join your partner instead
+            if self._free(p, table) and not (apart and rng.random() < 0.9 * p.affinity):  # join your partner
                 return p
+        return None
+
+    def _hopper(self, table: Table) -> SimPlayer | None:
+        """The first player who left another table and may sit at this one."""
+        for k, p in enumerate(self.hoppers):
+            if self._free(p, table) and (not p.stake or p.stake == table.info.bb):
+                return self.hoppers.pop(k)
         return None
 
     def _bring_buddy(self, table: Table, p: SimPlayer) -> None:
@@ -120,7 +149,7 @@ class Night:
         free = [k for k, s in enumerate(table.seats) if s is None]
         for name in p.buddies:
             b = self.by_name[name]
-            if free and self._free(b, table) and self.rng.random() < 0.8:
+            if free and self._free(b, table) and self.rng.random() < 0.8 * p.affinity:
                 self._sit(table, free.pop(self.rng.randrange(len(free))), b)
 
     def _sit(self, table: Table, k: int, p: SimPlayer) -> None:
@@ -145,17 +174,31 @@ class Night:
                     table.stacks[k] = _buyin(p, bb, rng)
                 else:
                     self._leave(table, k)
-            elif rng.random() < 1 / 70:
+            elif rng.random() < p.leave:
                 self._leave(table, k)
+                self._maybe_hop(p)
                 for j, q in enumerate(table.seats):  # teams and friends tend to leave together
-                    if q is not None and q.name in p.buddies and rng.random() < 0.9:
+                    if q is not None and q.name in p.buddies and rng.random() < 0.9 * p.affinity:
                         self._leave(table, j)
         for k, p in enumerate(table.seats):
-            if p is None and table.seats[k] is None and rng.random() < 0.35:
+            if p is None and table.seats[k] is None and rng.random() < self.world.fill:
                 q = self._pick(table)
                 if q is not None:
                     self._sit(table, k, q)
                     self._bring_buddy(table, q)
+
+    def _maybe_hop(self, p: SimPlayer) -> None:
+        """Table hopping: some players who leave look for another table instead of going home."""
+        hop = self.world.hop
+        if hop and self.rng.random() < hop and len(self.hoppers) < 64:
+            self.hoppers.append(p)
+
+    def _quiet_teams(self, players: list[SimPlayer]) -> frozenset[int]:
+        """Teams with two or more members in the hand whose intensity coin says: play honestly."""
+        seen: Counter[int] = Counter(p.team for p in players if p.team is not None)
+        quiet = [t for t, c in seen.items() if c >= 2 and self.intensity[t] < 1.0
+                 and self.coins.random() >= self.intensity[t]]
+        return frozenset(quiet)
 
     # -- hands ---------------------------------------------------------------------------------
     def _play(self, table: Table, when: datetime) -> None:
@@ -183,6 +226,8 @@ class Night:
             holes=[],
             board=[],
         )
+        if self.pop.teams:
+            rec.quiet = self._quiet_teams(rec.players)
         deck = self.rng.sample(range(52), 2 * len(order) + 5)
         play_hand(rec, deck, self.rng)
         for idx, k in enumerate(order):
@@ -208,14 +253,14 @@ class Night:
         cfg, rng = self.cfg, self.rng
         start = cfg.start or default_start()
         tables: list[Table] = []
-        for t in range(cfg.resolved_tables()):
-            m = 6 if rng.random() < 0.7 else 9
-            sb, bb = rng.choice(STAKES)
+        for t in range(self.world.tables):
+            m, sb, bb = self._table_shape(rng)
             name = f"{_TABLE_NAMES[t % len(_TABLE_NAMES)]} {_ROMAN[(t // len(_TABLE_NAMES)) % len(_ROMAN)]}"
             if t >= len(_TABLE_NAMES) * len(_ROMAN):
                 name += f" {t}"
             info = TableInfo(name, m, sb, bb, rake_cap=min(3 * bb, 300))
             tables.append(Table(info, [None] * m, [0] * m))
+        self._assign_regulars(tables)
         heap = [(start + timedelta(seconds=rng.randint(0, 5400)), t) for t in range(len(tables))]
         heapq.heapify(heap)
         played = 0
@@ -226,11 +271,31 @@ class Night:
             if sum(1 for p in table.seats if p is not None) >= 2:
                 self._play(table, when)
                 played += 1
-                gap = rng.randint(25, 70) if table.info.max_seats == 6 else rng.randint(35, 95)
+                m = table.info.max_seats
+                gap = rng.randint(15, 45) if m <= 3 else rng.randint(25, 70) if m <= 6 else rng.randint(35, 95)
             else:
                 gap = 60
             heapq.heappush(heap, (when + timedelta(seconds=gap), t))
         return tables
+
+    def _table_shape(self, rng: random.Random) -> tuple[int, int, int]:
+        """(max seats, sb, bb) of a new table: classic 6- or 9-max at three stakes, else the world's."""
+        world = self.world
+        if world.kind == "classic":
+            m = 6 if rng.random() < 0.7 else 9
+            sb, bb = rng.choice(STAKES)
+            return self.cfg.table_size or m, sb, bb
+        sizes = list(world.table_sizes)
+        m = rng.choices(sizes, [world.table_sizes[k] for k in sizes])[0]
+        sb, bb, _ = rng.choices(world.stakes, [w for _, _, w in world.stakes])[0]
+        return m, sb, bb
+
+    def _assign_regulars(self, tables: list[Table]) -> None:
+        """Multi-tabling regulars pick one game (a big blind that has tables) and stay in it."""
+        games = [t.info.bb for t in tables]
+        for p in self.pop.players:
+            if p.stake < 0:
+                p.stake = self.rng.choice(games)
 
     def truth(self, tables: list[Table]) -> dict[str, object]:
         pop = self.pop
@@ -240,7 +305,8 @@ class Night:
         met = set(self.together)
         truth_teams = []
         for t, team in enumerate(pop.teams):
-            entry: dict[str, object] = {"id": team.id, "family": team.family, "members": team.members}
+            entry: dict[str, object] = {"id": team.id, "family": team.family, "members": team.members,
+                                        "implementation": team.implementation, "intensity": team.intensity}
             if team.roles:
                 entry["roles"] = team.roles
             entry["evidence"] = self.evidence.get(t, [])
@@ -254,10 +320,11 @@ class Night:
             "operator_mode": self.cfg.operator_mode,
             "site": "pokerstars" if self.cfg.fmt == "pokerstars" else "phh",
             "teams": truth_teams,
+            "world": {**self.world.as_dict(), "tables_by_size": _by_size(tables)},
             "confounders": [{"kind": kind, "players": names} for kind, names in pop.confounders],
             "players": {
                 p.name: {"style": p.style.name, "team": pop.teams[p.team].id if p.team is not None else None,
-                         "confounder": p.confounder}
+                         "confounder": p.confounder, "honest_model": "style" if p.knobs is None else "equity"}
                 for p in pop.players
             },
             "stats": {
@@ -269,6 +336,11 @@ class Night:
                 "colluding_share": round(len(colluding & met) / max(len(met), 1), 5),
             },
         }
+
+
+def _by_size(tables: list[Table]) -> dict[str, int]:
+    """How many tables of each size the night actually opened."""
+    return {str(m): c for m, c in sorted(Counter(t.info.max_seats for t in tables).items())}
 
 
 def file_name(table: Table) -> str:
