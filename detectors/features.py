@@ -27,6 +27,7 @@ import duckdb
 import polars as pl
 
 from detectors.cards import POST_BUCKETS, evaluate_frame, preflop_table
+from detectors.identity import anonymous_sql
 
 MODES = ("operator", "player")
 STREETS = ("preflop", "flop", "turn", "river")
@@ -55,7 +56,7 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
         params.append(until)
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE k_hand AS
-        SELECT CAST(row_number() OVER () AS INTEGER) AS hk, h.hand_id, h.site, h.started_at,
+        SELECT CAST(row_number() OVER (ORDER BY h.hand_id) AS INTEGER) AS hk, h.hand_id, h.site, h.started_at,
                coalesce(h.hand_date, CAST(h.started_at AS DATE), DATE '1970-01-01') AS hand_date,
                h.table_name, h.variant, greatest(h.bb, 1) AS bb, h.button_seat,
                coalesce(b.cards, '') AS board,
@@ -81,8 +82,9 @@ def _keys(con: duckdb.DuckDBPyConnection) -> None:
         FROM actions a JOIN k_hand h USING (hand_id)"""
     )
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE k_player AS
-        SELECT CAST(row_number() OVER () AS INTEGER) AS pk, site, name, site || ':' || name AS player FROM (
+        f"""CREATE OR REPLACE TEMP TABLE k_player AS
+        SELECT CAST(row_number() OVER (ORDER BY site, name) AS INTEGER) AS pk, site, name,
+               site || ':' || name AS player, {anonymous_sql('name')} AS anon FROM (
             SELECT DISTINCT site, name FROM (
                 SELECT site, name FROM k_act
                 UNION ALL SELECT h.site, s.player FROM seats s JOIN k_hand h USING (hand_id)

@@ -23,6 +23,7 @@ import polars as pl
 from sklearn.ensemble import HistGradientBoostingClassifier, IsolationForest
 
 from detectors import pairfx
+from detectors.calibrate import population_z
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
 
@@ -64,9 +65,12 @@ class PairModel:
     mode: str = "operator"
     trained_on: dict[str, Any] = field(default_factory=dict)
 
+    #: features as robust z among the room's own pairs (``calibrate``): models from 2.0 on
+    calibrated: bool = False
+
     def predict(self, u: pl.DataFrame) -> pl.DataFrame:
         """Columns p_pair (1 - P(none)) and p_<family> for every row of u."""
-        x = with_exposure(u).select(self.features).fill_null(0.0).fill_nan(0.0).to_numpy()
+        x = design(u, self.features, getattr(self, "calibrated", False))
         proba = self.estimator.predict_proba(x)
         classes = [str(c) for c in self.estimator.classes_]
         cols = {f"p_{c}": proba[:, classes.index(c)] if c in classes else np.zeros(len(x)) for c in CLASSES}
@@ -74,11 +78,21 @@ class PairModel:
         return u.with_columns([pl.Series(k, v) for k, v in cols.items() if k != "p_none"])
 
 
-def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0) -> PairModel:
-    """Fit on unordered pair frames carrying a ``family`` label column ('none' for honest pairs)."""
-    data = pl.concat([with_exposure(f) for f in frames], how="diagonal_relaxed")
+def design(u: pl.DataFrame, features: list[str], calibrated: bool) -> np.ndarray[Any, Any]:
+    """The model's input matrix for one room: raw features, or each one's robust z among the
+    room's scored pairs, so a room's scale (pool size, exposure, baseline fit) never reaches the trees."""
+    x = with_exposure(u)
+    x = population_z(x, features).select([f"cz_{f}" for f in features]) if calibrated else x.select(features)
+    return x.fill_null(0.0).fill_nan(0.0).to_numpy()
+
+
+def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0,
+          calibrated: bool = True) -> PairModel:
+    """Fit on unordered pair frames (one per room) carrying a ``family`` label column ('none' for
+    honest pairs); a calibrated model standardises each room on its own before they are stacked."""
     feats = model_features()
-    x = data.select(feats).fill_null(0.0).fill_nan(0.0).to_numpy()
+    x = np.vstack([design(f, feats, calibrated) for f in frames])
+    data = pl.concat(frames, how="diagonal_relaxed")
     y = data["family"].to_numpy()
     # optional per-row weight column ``w`` (small pools: few pairs each, but the regime must count)
     w = data["w"].fill_null(1.0).to_numpy() if "w" in data.columns else None
@@ -88,7 +102,7 @@ def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], see
     )
     est.fit(x, y, sample_weight=w)
     counts = {str(k): int(v) for k, v in zip(*np.unique(y, return_counts=True), strict=True)}
-    return PairModel(est, feats, MODEL_VERSION, mode, {**trained_on, "class_counts": counts})
+    return PairModel(est, feats, MODEL_VERSION, mode, {**trained_on, "class_counts": counts}, calibrated)
 
 
 def model_path(mode: str) -> Path:

@@ -18,8 +18,10 @@ from typing import Any
 
 import duckdb
 import polars as pl
+import polars.selectors as cs
 
-from detectors import allin, evrank, features, graph, learn, pairfx, pairs, stats
+from detectors import allin, evrank, features, graph, learn, pairfx, pairs, queue, stats
+from detectors.calibrate import tail_probability
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 
 DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly")} | {
@@ -35,13 +37,15 @@ class Params:
     since: str | None = None
     until: str | None = None
     min_hands: int = pairs.MIN_HANDS
-    min_score: float = 0.05  # lowest score that becomes a flag
-    medium: float = 0.5
-    high: float = 0.9
+    budget_share: float = 0.01  # the queue: this share of the scored pairs (the top of the ranking) ...
+    budget_per_1000_players: float | None = None  # ... or this many per 1,000 active players, if more
+    budget_min: int = 10  # ... and never fewer than this
+    ranking: str = "model"  # model | calibrated | blend (rank mean of the two); calibrated without a model
+    family_share_min: float = 0.25  # a flagged pair also gets a flag for each family with this share
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
     high_min_rule: float = 2.0  # ... and its family's own behavioural contrast (rule score, z units)
-    ring_edge: float = 0.5
-    team_edge: float = 0.2  # pair flags of one family at least this strong join into a team flag
+    ring_edge: float = 0.0  # rings are cliques of flagged pairs (inside the budget) scoring at least this
+    team_edge: float = 0.0  # flagged pairs of one family at least this strong join into a team flag
     anomaly_pct: float = 0.9995  # isolation-forest percentile that becomes an anomaly flag
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
     model: str | None = None
@@ -100,7 +104,14 @@ def frame_from_summed(summed: pl.DataFrame, min_hands: int = pairs.MIN_HANDS) ->
     """Unordered scored pairs from the summed ordered pair statistics (pure polars: training
     caches the summed statistics and rebuilds the pair frame without the warehouse)."""
     u = pairs.unordered(pairs.directional(summed), min_hands)
-    return rule_scores(pairfx.add(u, summed))
+    return stable_order(rule_scores(pairfx.add(u, summed)))
+
+
+def stable_order(u: pl.DataFrame) -> pl.DataFrame:
+    """Rows sorted by pair and floats rounded to 9 decimals: DuckDB's parallel sums and group-bys
+    come back in any order and differ in the last bits, and the isolation forest (and any tie)
+    must see the same input for the same warehouse, so a reviewer gets the same queue every run."""
+    return u.with_columns(cs.float().round(9)).sort("player_a", "player_b")
 
 
 def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, learn.PairModel | None]:
@@ -114,7 +125,24 @@ def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, learn.PairMode
             [(1 - (-(pl.col(f"r_{f}").clip(lower_bound=0) / params.rule_scale)).exp()).alias(f"p_{f}")
              for f in FAMILIES]
         ).with_columns(pl.max_horizontal([f"p_{f}" for f in FAMILIES]).alias("p_pair"))
-    return learn.anomaly_scores(u), model
+    u = queue.family_distribution(queue.family_statistics(learn.anomaly_scores(u)), learned=model is not None)
+    return u.with_columns(ranking_score(u, params.ranking if model is not None else "calibrated")), model
+
+
+def ranking_score(u: pl.DataFrame, ranking: str) -> pl.Expr:
+    """The queue's order, 0..1. ``calibrated``: the strongest family's robust z in this room,
+    squashed (z 4 -> 0.63, 8 -> 0.86); ``model``: p_pair; ``blend``: the mean of the two ranks
+    as a share (a pair must look wrong to both the room's null and the model to lead)."""
+    cal = 1 - (-(pl.col("t_max").clip(lower_bound=0) / 4.0)).exp()
+    if ranking == "calibrated":
+        return cal.alias("score")
+    if ranking == "model":
+        return pl.col("p_pair").alias("score")
+    if ranking != "blend":
+        raise ValueError(f"ranking must be model, calibrated or blend, not {ranking!r}")
+    n = max(u.height, 1)
+    mean_rank = (pl.col("p_pair").rank("average") + cal.rank("average")) / (2.0 * n)
+    return mean_rank.alias("score")
 
 
 def _percentiles(u: pl.DataFrame, cols: list[str]) -> pl.DataFrame:
@@ -142,50 +170,28 @@ def stable_flag_id(mode: str, family: str, keys: list[str]) -> str:
     return hashlib.sha256("|".join([mode, family, *sorted(keys)]).encode()).hexdigest()[:20]
 
 
-def _severity(s: float, exposure: float, p: Params) -> str:
-    if s >= p.high and exposure >= p.high_min_hu:
-        return "high"
-    return "medium" if s >= p.medium else "low"
-
-
 def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params, run_id: str,
-                model: learn.PairModel | None) -> pl.DataFrame:
-    """Flag rows in the ``flags`` table shape."""
+                model: learn.PairModel | None, players: int = 0) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Flag rows in the ``flags`` table shape for the pairs inside the budget (and rare anomalies),
+    and the ranked pair frame (``rank``, ``flagged``) that ``pair_scores`` stores."""
     all_obs = sorted({c for cols in OBSERVED.values() for c in cols if c in u.columns})
-    u = _percentiles(u, all_obs)
+    u = queue.rank_and_select(_percentiles(u, all_obs), _budget(params), players)
     now = datetime.now(UTC).replace(tzinfo=None)
     ranker = evrank.load(Path(params.evidence_model) if params.evidence_model else evrank.model_path(params.mode))
     params_json = json.dumps(asdict(params) | {"model_version": model.version if model else None,
                                                "evidence_ranker": ranker.version if ranker else None}, sort_keys=True)
-    rows: list[dict[str, Any]] = []
     medians: dict[str, float] = {
         c: float(u.select(pl.col(c).cast(pl.Float64).median()).item() or 0.0) for c in all_obs
     }
-    for r in u.iter_rows(named=True):
-        a, b = r["player_a"], r["player_b"]
-        na, nb = plain_name(a), plain_name(b)
-        exposure = float(r["hu_confrontations"] + r.get("squeezes_ab", 0) + r.get("squeezes_ba", 0))
-        cands = [(f, float(r[f"p_{f}"])) for f in FAMILIES]
-        if r["anomaly"] >= params.anomaly_pct and r["p_pair"] < params.min_score:
-            cands.append(("anomaly", 0.5 * params.min_score + 0.5 * params.min_score * r["anomaly"]))
-        for fam, s in cands:
-            if s < params.min_score:
-                continue
-            obs: dict[str, Any] = {c: {"value": round(float(r[c]), 3), "population_median": round(medians[c], 3),
-                       "percentile": round(float(r[f"pct_{c}"]) * 100, 2)}
-                   for c in OBSERVED[fam] if c in r}
-            obs["pair_score"] = round(float(r["p_pair"]), 4)
-            obs["hands_together"] = int(r["hands_together"])
-            obs["player_keys"] = [a, b]
-            text = TEXT[fam]
-            rows.append({
-                "flag_key": f"{fam}|{a}|{b}", "family": fam, "a": a, "b": b, "players": [na, nb], "keys": [a, b],
-                "score": round(s, 6),
-                "severity": "low" if fam == "anomaly" else _severity(
-                    s, exposure if float(r[f"r_{fam}"]) >= params.high_min_rule else 0.0, params),
-                "explanation": text.explanation.format(a=na, b=nb), "observed": json.dumps(obs, sort_keys=True),
-                "benign_explanation": text.benign.format(a=na, b=nb), "overturn": text.overturn.format(a=na, b=nb),
-            })
+    flagged = u.filter(pl.col("flagged"))
+    floor = float(flagged.select(pl.col("score").min()).item()) if flagged.height else 1.0
+    rows: list[dict[str, Any]] = []
+    for r in flagged.iter_rows(named=True):
+        rows += _pair_flag_rows(r, params, medians, u.height, model is not None)
+    anomalies = u.filter(~pl.col("flagged") & (pl.col("anomaly") >= params.anomaly_pct))
+    for r in anomalies.iter_rows(named=True):
+        rows += _pair_flag_rows(r, params, medians, u.height, model is not None,
+                                anomaly_score=0.5 * floor * float(r["anomaly"]))
     flags = pl.DataFrame(rows) if rows else pl.DataFrame(
         schema={"flag_key": pl.String, "family": pl.String, "a": pl.String, "b": pl.String,
                 "players": pl.List(pl.String), "keys": pl.List(pl.String), "score": pl.Float64, "severity": pl.String,
@@ -195,15 +201,63 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     flags = flags.with_columns(
         pl.Series("evidence_hands", [ev.get(k, []) for k in flags["flag_key"]], dtype=pl.List(pl.String))
     )
-    flags = pl.concat([flags, _group_flags(u, flags, params)], how="diagonal_relaxed")
-    return _finish(con, flags, params, run_id, now=now, params_json=params_json)
+    flags = pl.concat([flags, _group_flags(u.filter(pl.col("flagged")), flags, params)], how="diagonal_relaxed")
+    return _finish(con, flags, params, run_id, now=now, params_json=params_json), u
+
+
+def _budget(params: Params) -> queue.Budget:
+    return queue.Budget(params.budget_share, params.budget_per_1000_players, params.budget_min)
+
+
+def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float], population: int,
+                    learned: bool, anomaly_score: float | None = None) -> list[dict[str, Any]]:
+    """The flags of one ranked pair: its leading family, and every other family holding at least
+    ``family_share_min`` of the attribution (scored in proportion, so the pair's best stays its
+    score); an anomaly (outside the budget) gets one low flag of its own."""
+    shares = {f: float(r[f"f_{f}"]) for f in FAMILIES}
+    lead = max(shares.values()) or 1.0
+    if anomaly_score is not None:
+        fams = [("anomaly", anomaly_score)]
+    else:
+        fams = [(f, float(r["score"]) * shares[f] / lead) for f in FAMILIES
+                if f == r["family"] or shares[f] >= params.family_share_min]
+    a, b = r["player_a"], r["player_b"]
+    na, nb = plain_name(a), plain_name(b)
+    exposure = float(r["hu_confrontations"] + r.get("squeezes_ab", 0) + r.get("squeezes_ba", 0))
+    out = []
+    for fam, s in fams:
+        obs: dict[str, Any] = {c: {"value": round(float(r[c]), 3), "population_median": round(medians[c], 3),
+                                   "percentile": round(float(r[f"pct_{c}"]) * 100, 2)}
+                               for c in OBSERVED[fam] if c in r}
+        obs |= {"pair_score": round(float(r["score"]), 4), "model_p_pair": round(float(r["p_pair"]), 4),
+                "rank": int(r["rank"]), "hands_together": int(r["hands_together"]), "player_keys": [a, b],
+                "family_distribution": {f: round(v, 3) for f, v in shares.items()}}
+        if fam != "anomaly":
+            z = float(r[f"t_{fam}"])
+            obs |= {"evidence_z": round(z, 2), "honest_tail_probability": float(f"{tail_probability(z):.3g}")}
+        text = TEXT[fam]
+        out.append({
+            "flag_key": f"{fam}|{a}|{b}", "family": fam, "a": a, "b": b, "players": [na, nb], "keys": [a, b],
+            "score": round(s, 6),
+            "severity": "low" if fam == "anomaly" else queue.severity(
+                queue.Evidence(float(r[f"t_{fam}"]), exposure, float(r[f"r_{fam}"]),
+                               float(r[f"p_{fam}"]) if learned else None, population),
+                high_min_exposure=params.high_min_hu, high_min_rule=params.high_min_rule),
+            "explanation": text.explanation.format(a=na, b=nb), "observed": json.dumps(obs, sort_keys=True),
+            "benign_explanation": text.benign.format(a=na, b=nb), "overturn": text.overturn.format(a=na, b=nb),
+        })
+    return out
 
 
 def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.DataFrame:
     """Rings (3+ players, every pair suspicious) and dumping funnels from the graph stage."""
     rows: list[dict[str, Any]] = []
-    best = u.select(pl.col("player_a").alias("a"), pl.col("player_b").alias("b"), pl.col("p_pair").alias("score"))
+    best = u.select(pl.col("player_a").alias("a"), pl.col("player_b").alias("b"), "score")
     ev_by_pair = {(r["a"], r["b"]): r["evidence_hands"] for r in flags.sort("score").iter_rows(named=True)}
+    sev_by_pair: dict[tuple[str, str], int] = {}
+    for r in flags.iter_rows(named=True):
+        key = (min(r["a"], r["b"]), max(r["a"], r["b"]))
+        sev_by_pair[key] = max(sev_by_pair.get(key, 0), _SEVERITY_ORDER[r["severity"]])
     groups: list[tuple[str, list[str], float]] = [
         ("collusion_ring", m, s) for m, s in graph.rings(best, params.ring_edge)
     ]
@@ -221,13 +275,23 @@ def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.Dat
         rows.append({
             "flag_key": f"{fam}|{'|'.join(members)}", "family": fam, "players": shown, "keys": members,
             "score": round(s, 6),
-            "severity": _severity(s, params.high_min_hu, params), "evidence_hands": merged[:10],
+            "severity": _group_severity(members, sev_by_pair), "evidence_hands": merged[:10],
             "explanation": text.explanation.format(players=", ".join(shown), a=first, b=rest),
             "observed": json.dumps({"members": shown, "player_keys": members, "weakest_pair_score": round(s, 4)}),
             "benign_explanation": text.benign.format(a=first, b=rest),
             "overturn": text.overturn.format(a=first, b=rest),
         })
     return pl.DataFrame(rows) if rows else pl.DataFrame()
+
+
+_SEVERITY_ORDER = {"low": 0, "medium": 1, "high": 2}
+
+
+def _group_severity(members: list[str], by_pair: dict[tuple[str, str], int]) -> str:
+    """A group is as alarming as its weakest member pair (a member pair without a flag: low)."""
+    levels = [by_pair.get((x, y), 0) for i, x in enumerate(members) for y in members[i + 1 :]]
+    names = {v: k for k, v in _SEVERITY_ORDER.items()}
+    return names[min(levels, default=0)]
 
 
 def _finish(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, params: Params, run_id: str, *,
@@ -253,6 +317,18 @@ def _finish(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, params: Params,
     return flags.join(span, on="flag_id", how="left").sort("score", descending=True)
 
 
+def pair_score_rows(ranked: pl.DataFrame, run_id: str) -> pl.DataFrame:
+    """Every scored pair with its rank, queue decision, family scores and statistics: what an
+    analyst reads to ask "why was this pair not flagged?" (``floorman scores``)."""
+    fam_cols = [f"{p}_{f}" for f in FAMILIES for p in ("f", "t", "r", "p")]
+    return ranked.select(
+        pl.lit(run_id).alias("run_id"), "player_a", "player_b", "rank", "flagged", "score", "family",
+        "p_pair", "t_max", *fam_cols, "anomaly",
+        pl.col("hands_together").cast(pl.Int64), pl.col("hu_confrontations").cast(pl.Int64),
+        pl.col("confrontations").cast(pl.Int64),
+    )
+
+
 FLAG_COLUMNS = ["flag_id", "run_id", "family", "players", "score", "severity", "mode", "explanation",
                 "evidence_hands", "observed", "benign_explanation", "overturn", "detector_version", "params",
                 "created_at", "first_hand_at", "last_hand_at"]
@@ -274,7 +350,9 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
         run_id = f"{params.mode}-{started:%Y%m%dT%H%M%S%f}"
         u = compute(con, params)
         u, model = score(u, params)
-        flags = build_flags(con, u, params, run_id, model)
+        counts = con.execute("SELECT count(DISTINCT hk), count(DISTINCT pk) FROM k_hp").fetchone()
+        hands, players = counts or (0, 0)
+        flags, ranked = build_flags(con, u, params, run_id, model, int(players))
         con.execute("BEGIN")
         con.execute("INSERT INTO player_stats BY NAME SELECT $r AS run_id, * FROM t_player_stats", {"r": run_id})
         con.execute("INSERT INTO pair_stats BY NAME SELECT $r AS run_id, * FROM t_pair_stats", {"r": run_id})
@@ -282,8 +360,10 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
             con.register("_flags", flags.select(FLAG_COLUMNS).to_arrow())
             con.execute("INSERT INTO flags BY NAME SELECT * FROM _flags")
             con.unregister("_flags")
-        counts = con.execute("SELECT count(DISTINCT hand_id), count(DISTINCT player) FROM hp").fetchone()
-        hands, players = counts or (0, 0)
+        if ranked.height:
+            con.register("_scores", pair_score_rows(ranked, run_id).to_arrow())
+            con.execute("INSERT INTO pair_scores BY NAME SELECT * FROM _scores")
+            con.unregister("_scores")
         seconds = time.perf_counter() - t0
         con.execute(
             "INSERT INTO detector_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

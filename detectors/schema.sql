@@ -79,3 +79,18 @@ CREATE TABLE IF NOT EXISTS flags (
     last_hand_at       TIMESTAMP,
     PRIMARY KEY (run_id, flag_id)
 );
+
+-- every scored pair of a run, ranked: the queue is its top (flagged = inside the alert budget);
+-- f_ = family attribution (sums to 1), t_ = the family statistic's robust z in this room,
+-- r_ = the family's rule score, p_ = the model's class probability (or the scaled rule score)
+CREATE TABLE IF NOT EXISTS pair_scores (
+    run_id VARCHAR NOT NULL, player_a VARCHAR NOT NULL, player_b VARCHAR NOT NULL,
+    rank BIGINT NOT NULL, flagged BOOLEAN NOT NULL, score DOUBLE NOT NULL, family VARCHAR NOT NULL,
+    p_pair DOUBLE, t_max DOUBLE,
+    f_soft_play DOUBLE, t_soft_play DOUBLE, r_soft_play DOUBLE, p_soft_play DOUBLE,
+    f_chip_dumping DOUBLE, t_chip_dumping DOUBLE, r_chip_dumping DOUBLE, p_chip_dumping DOUBLE,
+    f_squeeze DOUBLE, t_squeeze DOUBLE, r_squeeze DOUBLE, p_squeeze DOUBLE,
+    f_card_sharing DOUBLE, t_card_sharing DOUBLE, r_card_sharing DOUBLE, p_card_sharing DOUBLE,
+    anomaly DOUBLE, hands_together BIGINT, hu_confrontations BIGINT, confrontations BIGINT,
+    PRIMARY KEY (run_id, player_a, player_b)
+);

@@ -299,9 +299,12 @@ def _together(con: duckdb.DuckDBPyConnection, min_hands: int) -> None:
             GROUP BY ALL)
         GROUP BY ALL"""
     )
+    # seat labels and placeholders ("Big Blind", "Hero", "Player5") are seats, not people: never a pair
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE k_keep AS SELECT a, b FROM k_tog GROUP BY a, b "
-        "HAVING sum(hands_together) >= $m",
+        """CREATE OR REPLACE TEMP TABLE k_keep AS
+        SELECT t.a, t.b FROM k_tog t
+        JOIN k_player pa ON pa.pk = t.a AND NOT pa.anon JOIN k_player pb ON pb.pk = t.b AND NOT pb.anon
+        GROUP BY t.a, t.b HAVING sum(t.hands_together) >= $m""",
         {"m": min_hands},
     )
 

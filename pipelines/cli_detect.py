@@ -69,6 +69,47 @@ def cmd_flags(args: argparse.Namespace) -> int:
     return 0
 
 
+def _score_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    import duckdb
+
+    con = duckdb.connect(args.db, read_only=True)
+    try:
+        run = args.run_id or _latest_run(con, args.mode)
+        if run is None:
+            raise SystemExit(f"{args.db}: no detector run{' in ' + args.mode + ' mode' if args.mode else ''}")
+        where, params = ["run_id = ?"], [run]
+        if args.player:
+            where.append("(lower(player_a) LIKE ? OR lower(player_b) LIKE ?)")
+            params += [f"%{args.player.lower()}%"] * 2
+        cur = con.execute(f"SELECT * FROM pair_scores WHERE {' AND '.join(where)} ORDER BY rank", params)
+        cols = [d[0] for d in cur.description]
+        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+    finally:
+        con.close()
+
+
+def _latest_run(con: Any, mode: str | None) -> str | None:
+    row = con.execute(
+        "SELECT run_id FROM detector_runs WHERE $m IS NULL OR mode = $m ORDER BY started_at DESC LIMIT 1",
+        {"m": mode},
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def cmd_scores(args: argparse.Namespace) -> int:
+    """Every scored pair of a run, ranked, with its family scores: why a pair was (not) flagged."""
+    rows = _score_rows(args)
+    if args.format == "json":
+        print(json.dumps(rows, default=str, indent=1))
+        return 0
+    if not rows:
+        return 0
+    writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    return 0
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from detectors.api import evaluate_warehouse
 
@@ -112,6 +153,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--run-id")
     p.add_argument("--min-severity", choices=["low", "medium", "high"])
     p.set_defaults(func=cmd_flags)
+
+    p = subparsers.add_parser("scores", help="every scored pair of a run, ranked, with its family scores")
+    p.add_argument("--db", required=True)
+    p.add_argument("--format", choices=["json", "csv"], default="csv")
+    p.add_argument("--run-id")
+    p.add_argument("--mode", choices=["operator", "player"], help="latest run of this mode (default: latest)")
+    p.add_argument("--player", help="only pairs whose key contains this text (case-insensitive)")
+    p.set_defaults(func=cmd_scores)
 
     p = subparsers.add_parser("evaluate", help="score the latest detector run against simulator truth")
     p.add_argument("--db", required=True)

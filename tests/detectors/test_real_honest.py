@@ -2,6 +2,8 @@
 
 Pluribus against five professionals (every hole card known) and the ACPC 2017 heads-up bots are
 honest play by construction: nobody there colludes, so anything flagged high is a false positive.
+The whole real sample (every site's hands and the tournament files) is honest as far as anyone
+knows: no high flag there either, and the low and medium ones are counted per 1,000 players.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import duckdb
 import pytest
 
 from detectors.run import Params, detect
-from tests.conftest import real_data
+from tests.conftest import SHARED, real_data
 from warehouse.ingest import ingest_paths
 
 
@@ -48,3 +50,33 @@ def test_every_flag_explains_itself(honest_db: str) -> None:
         con.close()
     for row in rows:
         assert all(x for x in row)
+
+
+@pytest.fixture(scope="module")
+def whole_sample_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    paths = [real_data(), SHARED / "data" / "tournaments"]
+    db = tmp_path_factory.mktemp("sample") / "w.duckdb"
+    ingest_paths([p for p in paths if p.exists()], db, progress=False)
+    for mode in ("operator", "player"):
+        detect(db, Params(mode=mode))
+    return str(db)
+
+
+@pytest.mark.parametrize("mode", ["operator", "player"])
+def test_whole_real_sample_has_no_high_flag(whole_sample_db: str, mode: str) -> None:
+    con = duckdb.connect(whole_sample_db, read_only=True)
+    try:
+        players = con.execute("SELECT players FROM detector_runs WHERE mode = ?", [mode]).fetchone()
+        by_severity = dict(con.execute(
+            "SELECT severity, count(*) FROM flags WHERE mode = ? GROUP BY ALL", [mode]).fetchall())
+        labels = con.execute(
+            """SELECT DISTINCT p FROM (SELECT unnest(players) AS p FROM flags WHERE mode = ?)
+            WHERE regexp_matches(p, '^(Hero|Big Blind|Small Blind|Dealer|UTG.*|Player ?[0-9]+)$', 'i')""",
+            [mode]).fetchall()
+    finally:
+        con.close()
+    assert players is not None and players[0] >= 1000  # the run saw the whole sample
+    per_1000 = {k: round(1000 * v / players[0], 2) for k, v in by_severity.items()}
+    print(f"{mode}: {players[0]} players, flags per 1,000 players {per_1000}")
+    assert by_severity.get("high", 0) == 0, per_1000
+    assert labels == []  # seat labels and placeholders are never a flagged "player"

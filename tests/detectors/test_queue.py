@@ -1,0 +1,134 @@
+"""The queue by alert budget, seat labels that are not people, and one queue per warehouse.
+
+A reviewer must get the same queue from the same data: the detectors run twice on one warehouse
+and every flag, score, evidence list and pair score must be identical.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from detectors.identity import anonymous_sql, is_anonymous
+from detectors.queue import Budget
+from detectors.run import Params, detect
+
+simulator = pytest.importorskip("simulator.run")
+
+LABELS = ["Hero", "hero", "Big Blind", "Small Blind", "Dealer", "UTG+3", "UTG", "UTG1", "MP2", "CO", "BTN",
+          "Player5", "Player0", "player 12", "Seat 3", "P7", "SB", "BB", "Cutoff", "Hijack"]
+NAMES = ["Pluribus", "MrBlue", "BigBlindBandit", "heroic77", "Player_One_Fan", "DealerTom", "utgnit", "Copenhagen",
+         "PokerCNN", "身轻如燕", "AceCard106", "Seat3Sam"]
+
+
+def test_seat_labels_are_not_identities() -> None:
+    assert [n for n in LABELS if not is_anonymous(n)] == []
+    assert [n for n in NAMES if is_anonymous(n)] == []
+
+
+def test_sql_and_python_agree_on_labels() -> None:
+    con = duckdb.connect()
+    rows = con.execute(f"SELECT n, {anonymous_sql('n')} FROM unnest(?) t(n)", [LABELS + NAMES]).fetchall()
+    assert {n: bool(v) for n, v in rows} == {n: is_anonymous(n) for n in LABELS + NAMES}
+
+
+def test_budget_size() -> None:
+    assert Budget().size(14_061, 400) == 141  # 1% of the scored pairs
+    assert Budget().size(300, 50) == 10  # never fewer than the minimum ...
+    assert Budget().size(4, 5) == 4  # ... nor more than there are pairs
+    assert Budget(share=0.0, per_1000_players=20).size(10_000, 2_500) == 50
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from warehouse.ingest import ingest_paths
+
+    base = tmp_path_factory.mktemp("queue")
+    cfg = simulator.Config(hands=4000, seed=31, tables=4, players=40, operator_mode=True)
+    simulator.simulate(cfg, base / "hh", base / "truth.json")
+    db = base / "w.duckdb"
+    ingest_paths([base / "hh"], db, progress=False)
+    return db
+
+
+def _run_outputs(db: Path, run_id: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        flags = con.execute(
+            """SELECT flag_id, family, players, score, severity, evidence_hands, observed FROM flags
+            WHERE run_id = ? ORDER BY flag_id""", [run_id]).fetchall()
+        scores = con.execute(
+            "SELECT * EXCLUDE (run_id) FROM pair_scores WHERE run_id = ? ORDER BY player_a, player_b",
+            [run_id]).fetchall()
+    finally:
+        con.close()
+    return flags, scores
+
+
+@pytest.mark.parametrize("mode", ["operator", "player"])
+def test_same_warehouse_same_queue(warehouse: Path, mode: str) -> None:
+    first = detect(warehouse, Params(mode=mode))
+    second = detect(warehouse, Params(mode=mode))
+    a, b = _run_outputs(warehouse, first.run_id), _run_outputs(warehouse, second.run_id)
+    assert a[0], "no flags: the comparison would be vacuous"
+    assert a == b
+
+
+def test_queue_is_the_budget_and_scores_list_every_pair(warehouse: Path) -> None:
+    summary = detect(warehouse, Params(mode="operator", budget_share=0.05, budget_min=3))
+    out = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "scores", "--db", str(warehouse), "--format", "json",
+         "--run-id", summary.run_id],
+        check=True, capture_output=True, text=True,
+    )
+    rows = json.loads(out.stdout)
+    assert len(rows) == summary.pairs_scored
+    assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+    flagged = [r for r in rows if r["flagged"]]
+    assert len(flagged) == Budget(0.05, None, 3).size(len(rows), summary.players)
+    assert all(r["flagged"] for r in rows[: len(flagged)])
+    scores = [r["score"] for r in rows]
+    assert scores == sorted(scores, reverse=True)
+    for r in rows[:5]:
+        dist = [r[f"f_{f}"] for f in ("soft_play", "chip_dumping", "squeeze", "card_sharing")]
+        assert abs(sum(dist) - 1.0) < 1e-6
+    con = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        pairs = con.execute(
+            """SELECT DISTINCT list_sort(players) FROM flags
+            WHERE run_id = ? AND len(players) = 2 AND family <> 'anomaly'""",
+            [summary.run_id]).fetchall()
+    finally:
+        con.close()
+    flagged_pairs = {tuple(sorted([r["player_a"].split(":", 1)[1], r["player_b"].split(":", 1)[1]])) for r in flagged}
+    assert {tuple(p[0]) for p in pairs} == flagged_pairs
+
+
+def test_seat_label_pairs_are_never_scored(tmp_path: Path) -> None:
+    """A hero-only export where two seats are written as position labels: the labels sit in every
+    hand together, yet they are no pair."""
+    from warehouse.ingest import ingest_paths
+
+    cfg = simulator.Config(hands=1500, seed=32, tables=1, players=6, operator_mode=False)
+    simulator.simulate(cfg, tmp_path / "hh", tmp_path / "truth.json")
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    names = sorted(truth["players"])[:2]
+    for f in (tmp_path / "hh").iterdir():
+        text = f.read_text(encoding="utf-8")
+        f.write_text(text.replace(names[0], "Big Blind").replace(names[1], "Hero"), encoding="utf-8")
+    db = tmp_path / "w.duckdb"
+    ingest_paths([tmp_path / "hh"], db, progress=False)
+    summary = detect(db, Params(mode="player"))
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        keys = con.execute("SELECT player_a, player_b FROM pair_scores WHERE run_id = ?",
+                           [summary.run_id]).fetchall()
+    finally:
+        con.close()
+    assert keys, "no pair scored at all: the check would be vacuous"
+    assert not [k for k in keys if {"pokerstars:Big Blind", "pokerstars:Hero"} & set(k)]
