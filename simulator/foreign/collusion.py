@@ -180,10 +180,14 @@ def _call_shove(ctx: Ctx) -> Decision | None:
         if ctx.can_raise and strong and len(ctx.outsiders) <= 1:
             return Decision("raise", me.stack + me.street_in)
         return None
-    if recv_idx is not None and ctx.owe() > 0 and hand.aggressor == recv_idx and hand.seats[recv_idx].allin:
+    if recv_idx is None:
+        return None
+    if ctx.owe() > 0 and hand.aggressor == recv_idx and hand.seats[recv_idx].allin:
         if ctx.honest.kind == "fold":
             ctx.team.record("call_shove", ctx.name, [ctx.team.receiver()])
         return Decision("call")
+    if hand.street == "preflop" and hand.raises == 0:
+        return Decision("call")  # limp in and wait for the receiver's shove
     return None
 
 
@@ -197,6 +201,8 @@ def _river_overbet(ctx: Ctx) -> Decision | None:
         if hand.street == "river" and ctx.facing_mate() and ctx.can_raise:
             return Decision("raise", hand.current_bet * 2 + hand.bb)
         if hand.street == "preflop":
+            if hand.raises == 0 and ctx.can_raise and len(ctx.outsiders) <= 2:
+                return Decision("raise", int(hand.bb * 2.5))
             return None
         return Decision("call") if ctx.owe() > 0 else Decision("check")
     if recv_idx is None:
@@ -281,7 +287,8 @@ def _lead_raise(ctx: Ctx) -> Decision | None:
         return _no_contest(ctx)
     if ctx.owe() == 0 and ctx.can_raise and hand.raises == 0:
         return Decision("raise", bet_to(hand, ctx.i, 0.6))
-    if ctx.facing_mate() and hand.raises == 1 and _outsider_called(ctx) and ctx.can_raise:
+    sandwich = _outsider_called(ctx) or ctx.brain.rng.random() < 0.5
+    if ctx.facing_mate() and hand.raises == 1 and sandwich and ctx.can_raise:
         ctx.team.record("lead_raise", ctx.name, ctx.mate_names())
         return Decision("raise", hand.current_bet * 3)
     if ctx.facing_mate():
@@ -296,14 +303,13 @@ def _isolation(ctx: Ctx) -> Decision | None:
         return None
     if not ctx.outsiders:
         return _no_contest(ctx)
-    if len(ctx.outsiders) != 1 or not ctx.can_raise:
+    if len(ctx.outsiders) > 2 or not ctx.can_raise or hand.raises >= 3:
         return None
-    outsider_in = hand.seats[ctx.outsiders[0]]
-    facing_outsider = hand.aggressor == ctx.outsiders[0] or (
-        hand.street == "preflop" and hand.raises == 0 and outsider_in.street_in == hand.bb)
-    if facing_outsider and preflop_pct(hand.seats[ctx.i].hole) >= 0.3:
-        dec = Decision("raise", max(hand.current_bet * 4, bet_to(hand, ctx.i, 1.0)))
-        ctx.team.record("isolate", ctx.name, ctx.mate_names())
+    facing_outsider = hand.aggressor in ctx.outsiders or hand.aggressor is None
+    if facing_outsider and (hand.street != "preflop" or preflop_pct(hand.seats[ctx.i].hole) >= 0.3):
+        dec = Decision("raise", max(hand.current_bet * 3 + hand.bb, bet_to(hand, ctx.i, 1.0)))
+        if ctx.honest.kind != "raise":
+            ctx.team.record("isolate", ctx.name, ctx.mate_names())
         return dec
     return None
 

@@ -39,6 +39,8 @@ STYLES: dict[str, dict[str, object]] = {
                 "sizes": (0.33, 0.5)},
     "maniac": {"vpip": 0.6, "pfr": 0.4, "threebet": 0.18, "aggression": 0.9, "bluff": 0.4, "stickiness": 0.6,
                "sizes": (0.75, 1.0, 1.5)},
+    "whale": {"vpip": 0.62, "pfr": 0.1, "threebet": 0.03, "aggression": 0.35, "bluff": 0.15, "stickiness": 0.92,
+              "sizes": (0.33, 1.0, 2.0)},
     "weak_passive": {"vpip": 0.35, "pfr": 0.05, "threebet": 0.01, "aggression": 0.15, "bluff": 0.02,
                      "stickiness": 0.55, "sizes": (0.33,)},
 }
@@ -114,7 +116,7 @@ def preflop_decision(hand: Hand, i: int, can_raise: bool, brain: Brain) -> Decis
             return Decision("raise", preflop_open_to(hand, rng))
         if owe == 0:
             return Decision("check")
-        limp = p.vpip * widen if p.style in ("station", "weak_passive", "maniac") else (p.vpip - p.pfr) * 0.5
+        limp = p.vpip * widen if p.style in ("station", "weak_passive", "maniac", "whale") else (p.vpip - p.pfr) * 0.5
         return Decision("call") if pct >= 1 - limp else Decision("fold")
     facing_bb = hand.current_bet / hand.bb
     if p.model == "equity":
@@ -145,13 +147,27 @@ def _preflop_equity_call(hand: Hand, i: int, can_raise: bool, brain: Brain, pct:
     return Decision("call") if eq - discount + implied >= odds else Decision("fold")
 
 
+def _stab(hand: Hand, p: Profile, rng: random.Random) -> bool:
+    """Heads-up on the turn or river after a checked street, players often take a stab."""
+    if hand.street == "flop" or len(hand.active()) != 2:
+        return False
+    checked_through = not any(h[0] == _previous(hand.street) and h[2] in ("bet", "raise") for h in hand.history)
+    return checked_through and rng.random() < 0.1 + 0.35 * p.aggression
+
+
+def _previous(street: str) -> str:
+    """The street before ``street``."""
+    return {"turn": "flop", "river": "turn"}.get(street, "preflop")
+
+
 def postflop_equity(hand: Hand, i: int, can_raise: bool, brain: Brain, eq: float) -> Decision:
     """Equity model postflop: value-bet, bluff, raise and call by equity against pot odds."""
     p, rng = brain.profile, brain.rng
     owe = hand.to_call(i)
     size = rng.choice(p.sizes)
     if owe == 0:
-        if can_raise and (eq > 0.62 - 0.12 * p.aggression or rng.random() < p.bluff * (1.0 - eq)):
+        if can_raise and (eq > 0.62 - 0.12 * p.aggression or rng.random() < p.bluff * (1.0 - eq)
+                          or _stab(hand, p, rng)):
             return Decision("raise", bet_to(hand, i, size))
         return Decision("check")
     odds = owe / (hand.pot() + owe)
@@ -172,7 +188,8 @@ def postflop_style(hand: Hand, i: int, can_raise: bool, brain: Brain) -> Decisio
     size = rng.choice(p.sizes)
     if owe == 0:
         cbet = hand.preflop_raiser == i and hand.street == "flop" and rng.random() < p.aggression * 0.7
-        if can_raise and (strength > 0.75 - 0.25 * p.aggression or cbet or rng.random() < p.bluff * 0.5):
+        if can_raise and (strength > 0.75 - 0.25 * p.aggression or cbet or rng.random() < p.bluff * 0.5
+                          or _stab(hand, p, rng)):
             return Decision("raise", bet_to(hand, i, size))
         return Decision("check")
     pressure = owe / max(1, hand.pot())

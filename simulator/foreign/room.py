@@ -48,6 +48,8 @@ class Player:
     links: list[tuple[int, float]] = field(default_factory=list)  # (partner idx, follow probability)
     tables: set[int] = field(default_factory=set)
     away_until: float = 0.0
+    hands: int = 0
+    net: int = 0
 
 
 @dataclass
@@ -143,6 +145,7 @@ def _make_teams(rng: random.Random, players: list[Player], order: list[int], n_t
             p.team, p.stakes = team, (stake,)
             p.activity = rng.uniform(1.5, 3.0)
             p.max_tables = rng.choice((1, 1, 2))
+            p.session_mean, p.cooldown_mean = rng.uniform(120, 250), rng.uniform(3, 10) * 3600
         _link(players, group, 0.75)
         teams.append(team)
     return teams
@@ -175,12 +178,13 @@ def _make_decoys(rng: random.Random, players: list[Player], order: list[int],
                 break
             p = players[order.pop()]
             model = "style" if kind == "whale" else rng.choice(("equity", "style"))
-            chosen = rng.choice(("station", "maniac")) if kind == "whale" else style
+            chosen = rng.choice(("whale", "whale", "maniac")) if kind == "whale" else style
             p.profile = make_profile(chosen, model, rng)
             p.brain = Brain(p.profile, decision_rng)
             p.confounder = kind
             if kind == "whale":
                 p.rebuy_p, p.activity = 0.95, rng.uniform(1.0, 2.5)
+                p.session_mean, p.cooldown_mean = rng.uniform(120, 300), rng.uniform(3, 10) * 3600
             if kind == "regular":
                 p.max_tables, p.activity, p.session_mean = rng.randint(3, 4), rng.uniform(3.0, 5.0), 300.0
                 p.stakes = tuple(range(len(STAKES)))
@@ -226,13 +230,22 @@ def fill_seats(room: Room, table: TableState, now: float) -> None:
     empty = table.max_seats - len(table.seats)
     fill_p = 0.6 if len(table.seats) < 3 else 0.12
     for _ in range(empty):
-        if rng.random() >= fill_p:
+        if len(table.seats) >= table.max_seats or rng.random() >= fill_p:
             continue
         cands = [p for p in room.players if _available(room, p, table, now, False)]
         if not cands:
             return
         p = rng.choices(cands, [c.activity for c in cands])[0]
         _seat(room, p, table, now)
+        _bring_partners(room, p, table, now)
+
+
+def _bring_partners(room: Room, p: Player, table: TableState, now: float) -> None:
+    """A player sitting down brings linked partners along (teams and friends most often)."""
+    for q_idx, prob in p.links:
+        q = room.players[q_idx]
+        if len(table.seats) < table.max_seats and _available(room, q, table, now, True) and room.rng.random() < prob:
+            _seat(room, q, table, now)
 
 
 def _leave(room: Room, table: TableState, seat_no: int, now: float) -> None:
@@ -267,7 +280,8 @@ def after_hand(room: Room, table: TableState, now: float) -> None:
     names_leaving = {room.players[table.seats[s][0]].idx for s in leaving}
     for seat_no, entry in table.seats.items():
         p = room.players[entry[0]]
-        if seat_no not in leaving and any(q in names_leaving for q, _ in p.links) and rng.random() < 0.5:
+        together = max((prob for q, prob in p.links if q in names_leaving), default=0.0)
+        if seat_no not in leaving and rng.random() < together * 0.8:
             leaving.append(seat_no)
     for seat_no in leaving:
         _leave(room, table, seat_no, now)
@@ -300,6 +314,9 @@ def play_one(room: Room, table: TableState, hand_no: int, now: float, serial: in
     room.ledger.append((hand_no, before, after, hand.rake))
     for s in seats:
         table.seats[s.seat_no][1] = s.stack
+        p = room.by_name[s.name]
+        p.hands += 1
+        p.net += s.stack - s.start
     when = room.start + timedelta(seconds=int(now))
     table.text.append(render(hand, hand_no, when, table.name, table.max_seats, room.operator_mode))
     for team in room.teams:
@@ -384,7 +401,8 @@ def truth(room: Room, seed: int, hands: int, intensity: float, tables_used: int)
                    "hands_together": t.hands_together} for t in room.teams],
         "confounders": room.confounders,
         "players": {p.name: {"style": p.profile.style, "model": p.profile.model,
-                             "team": p.team.id if p.team else None, "confounder": p.confounder}
+                             "team": p.team.id if p.team else None, "confounder": p.confounder,
+                             "hands": p.hands, "net_cents": p.net}
                     for p in room.players},
         "stats": {"players": n, "tables": tables_used, "candidate_pairs": len(room.pairs),
                   "colluding_pairs": len(team_pairs), "colluding_pairs_met": met,
