@@ -93,6 +93,30 @@ def hand_strength(
     return score / samples
 
 
+def fast_strength(hole: tuple[int, int], board: Sequence[int], rng: random.Random, samples: int = 12) -> float:
+    """``hand_strength`` with opponent holdings drawn by floats and rejection: the same estimate,
+    several times cheaper than ``random.sample`` (random worlds only: classic keeps its stream)."""
+    ev = EVAL[len(board) + 2]
+    h0, h1 = hole
+    mine = ev(h0, h1, *board)
+    known = {h0, h1, *board}
+    rest = [c for c in range(52) if c not in known]
+    size = len(rest)
+    rand = rng.random
+    score = 0.0
+    for _ in range(samples):
+        a = rest[int(rand() * size)]
+        b = a
+        while b == a:
+            b = rest[int(rand() * size)]
+        theirs = ev(a, b, *board)
+        if mine < theirs:
+            score += 1.0
+        elif mine == theirs:
+            score += 0.5
+    return score / samples
+
+
 def draw_bonus(hole: tuple[int, int], board: Sequence[int]) -> float:
     """Extra equity for a flush draw or an open-ended straight draw that uses a hole card."""
     if len(board) >= 5:
@@ -176,7 +200,7 @@ def preflop_equity(hole: tuple[int, int], n_opp: int) -> float:
 
 
 def rollout_equity(
-    hole: tuple[int, int], board: Sequence[int], n_opp: int, rng: random.Random, samples: int = 16,
+    hole: tuple[int, int], board: Sequence[int], n_opp: int, rng: random.Random, samples: int = 12,
 ) -> float:
     """Monte Carlo equity against ``n_opp`` random hands, the board run out (ties split).
 

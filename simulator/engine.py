@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from .cards import EVAL7, PREFLOP, draw_bonus, hand_strength, preflop_equity, rollout_equity
+from .cards import EVAL7, PREFLOP, draw_bonus, fast_strength, hand_strength, preflop_equity, rollout_equity
 from .policy import CALL, CHECK, FOLD, RAISE, EquityKnobs, View, decide, decide_equity, pot_odds
 from .styles import Style
 
@@ -89,10 +89,13 @@ class HandSim:
         rec: HandRecord,
         rng: random.Random,
         collude: bool = True,
+        fast: bool = False,
     ) -> None:
         self.rec = rec
         self.rng = rng
         self.collude = collude
+        #: random worlds sample strength with floats (several times cheaper); classic keeps its stream
+        self.sample_strength = fast_strength if fast else hand_strength
         n = len(rec.players)
         self.n = n
         self.stack = list(rec.stacks)
@@ -138,7 +141,7 @@ class HandSim:
             s = PREFLOP[hole[0]][hole[1]]
         else:
             board = self.rec.board[: 2 + self.street]
-            hs = hand_strength(hole, board, self.rng)
+            hs = self.sample_strength(hole, board, self.rng)
             s = min(1.0, hs + draw_bonus(hole, board) * (1.0 - hs))
         self.strength_cache[key] = s
         return s
@@ -378,11 +381,13 @@ class HandSim:
     full_board: list[int]
 
 
-def play_hand(rec: HandRecord, deck: list[int], rng: random.Random, collude: bool = True) -> HandRecord:
+def play_hand(
+    rec: HandRecord, deck: list[int], rng: random.Random, collude: bool = True, fast: bool = False
+) -> HandRecord:
     """Deal from ``deck`` (2 per player then 5 board cards) and play the hand out."""
     n = len(rec.players)
     rec.holes = [(deck[2 * k], deck[2 * k + 1]) for k in range(n)]
-    sim = HandSim(rec, rng, collude)
+    sim = HandSim(rec, rng, collude, fast)
     sim.full_board = deck[2 * n : 2 * n + 5]
     rec.board = []
     return sim.play()

@@ -113,7 +113,7 @@ def _open(v: View, e: float, k: EquityKnobs, rng: random.Random) -> tuple[str, i
         return RAISE, _raise_to(int(v.bb * (rng.choice((2.0, 2.5, 3.0)) + limp)), v)
     if v.to_call == 0:
         return CHECK, 0
-    if e >= pot_odds(v) + k.margin + 0.2:  # a limp is cheap, but out of position against a range
+    if e >= pot_odds(v) + k.margin + 0.25:  # a limp is cheap, but out of position against a range
         return CALL, 0
     return FOLD, 0
 

@@ -229,7 +229,7 @@ class Night:
         if self.pop.teams:
             rec.quiet = self._quiet_teams(rec.players)
         deck = self.rng.sample(range(52), 2 * len(order) + 5)
-        play_hand(rec, deck, self.rng)
+        play_hand(rec, deck, self.rng, fast=self.world.kind != "classic")
         for idx, k in enumerate(order):
             table.stacks[k] = rec.final[idx]
         if self.cfg.fmt == "phh":
