@@ -21,6 +21,9 @@ CLASSIC_STAKES = ((25, 50), (50, 100), (50, 100), (100, 200))
 #: a random world draws a window of this ladder
 LADDER = ((1, 2), (2, 5), (5, 10), (10, 20), (10, 25), (25, 50), (50, 100), (100, 200), (200, 400),
           (300, 600), (500, 1000), (1000, 2000))
+#: PHH has no currency: readers take a hand whose amounts are all whole as chips, so a PHH night
+#: keeps a small blind with cents (every hand then reads as dollars)
+PHH_LADDER = tuple(level for level in LADDER if level[0] % 100)
 HONEST_MODELS = ("equity", "style", "mixed")
 WORLDS = ("classic", "random")
 CONFOUNDER_KINDS = ("friends", "staking", "loose_loser", "nit", "strong_regular", "multi_regular")
@@ -95,11 +98,11 @@ def _table_sizes(rng: random.Random) -> dict[int, float]:
     return {m: round(w / total, 4) for m, w in raw.items() if w / total >= 0.0005}
 
 
-def _stakes(rng: random.Random) -> list[tuple[int, int, float]]:
+def _stakes(rng: random.Random, ladder: tuple[tuple[int, int], ...]) -> list[tuple[int, int, float]]:
     """A window of two to five neighbouring levels of the ladder, random weights."""
     width = rng.randint(2, 5)
-    lo = rng.randrange(len(LADDER) - width + 1)
-    return [(sb, bb, round(rng.uniform(0.2, 1.0), 3)) for sb, bb in LADDER[lo : lo + width]]
+    lo = rng.randrange(len(ladder) - width + 1)
+    return [(sb, bb, round(rng.uniform(0.2, 1.0), 3)) for sb, bb in ladder[lo : lo + width]]
 
 
 def _tables(cfg: Config, players: int, sizes: dict[int, float], rng: random.Random) -> int:
@@ -132,7 +135,7 @@ def random_world(cfg: Config) -> World:
     rng = random.Random(f"floorman-world:{cfg.seed}")
     players = _pool(cfg, rng)
     sizes = _table_sizes(rng)
-    stakes = _stakes(rng)
+    stakes = _stakes(rng, PHH_LADDER if cfg.fmt == "phh" else LADDER)
     model = rng.choices(HONEST_MODELS, (0.2, 0.2, 0.6))[0]
     share = rng.uniform(0.2, 0.8)
     jitter, session, hop, fill = rng.uniform(0.05, 0.25), log_uniform(rng, 25, 250), rng.uniform(0, 0.5), \
