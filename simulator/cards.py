@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from phevaluator import _pheval
 
+from .preflop_equity import EQUITY_VS
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 CARD_STR: tuple[str, ...] = tuple(RANKS[i // 4] + SUITS[i % 4] for i in range(52))
@@ -194,8 +196,6 @@ def _class_index(c1: int, c2: int) -> int:
 
 def preflop_equity(hole: tuple[int, int], n_opp: int) -> float:
     """All-in equity of a starting hand against ``n_opp`` random hands (table lookup)."""
-    from .preflop_equity import EQUITY_VS
-
     return EQUITY_VS[min(max(n_opp, 1), 9) - 1][_class_index(hole[0], hole[1])]
 
 

@@ -22,7 +22,7 @@ from .policy import CALL, CHECK, FOLD, RAISE, EquityKnobs, View, decide, decide_
 from .styles import Style
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
-CLOSE = 0.1  # equity players refine their quick postflop equity by run-outs this near the price
+CLOSE = 0.06  # equity players refine their quick postflop equity by run-outs this near the price
 
 
 @dataclass(slots=True)
@@ -221,16 +221,16 @@ class HandSim:
         n = self.n
         i = first
         idle = 0
+        folded, allin, acted, bet = self.folded, self.allin, self.acted, self.bet
         while idle < n:
-            if self.folded[i] or self.allin[i] or (self.acted[i] and self.bet[i] >= self.cur_bet):
+            if folded[i] or allin[i] or (acted[i] and bet[i] >= self.cur_bet):
                 idle += 1
                 i = (i + 1) % n
                 continue
-            able = [j for j in range(n) if not self.folded[j] and not self.allin[j]]
-            if len(able) == 1 and self.bet[i] >= self.cur_bet:
+            if bet[i] >= self.cur_bet and sum(1 for j in range(n) if not folded[j] and not allin[j]) == 1:
                 break  # everyone else is all-in and we have matched: nothing to decide
             self._act(i)
-            if len(self.live()) == 1:
+            if folded.count(False) == 1:
                 return
             idle = 0
             i = (i + 1) % n
