@@ -20,7 +20,8 @@ from parsers.reading import Block
 _START = re.compile(r"^\ufeff?(?:Bovada|Ignition|Bodog(?:\.com|\.eu| UK)?) Hand #")
 _HEADER = re.compile(
     r"^\ufeff?(?P<site>Bovada|Ignition|Bodog(?:\.com|\.eu| UK)?) Hand #(?P<no>\d+):?\s+"
-    r"(?:(?P<game1>[A-Z]+) Tournament #(?P<tid>\d+) TBL#\d+, .*?Level (?P<level>\d+) \((?P<blinds>[^)]*)\)"
+    r"(?:(?P<game1>[A-Z0-9]+)(?P<hilo1> HiLo)? Tournament #(?P<tid>\d+) TBL#\d+, (?P<tlimit>[A-Za-z ]+?)- "
+    r"Level (?P<level>\d+) \((?P<blinds>[^)]*)\)"
     r"|(?:TBL#\d+|Zone Poker ID#\d+)\s+(?P<game>[A-Z0-9]+?)(?:ZonePoker)?(?P<hilo> HiLo)?\s+"
     r"(?P<limit>No Limit|Pot Limit|Fixed Limit)(?: \[MVS\])?)"
     r" - (?P<when>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?: (?P<zone>UTC))?"
@@ -39,6 +40,9 @@ _VERB_MAP = {
     "Check": "Checks",
     "Hand Result": "Hand result",
 }
+#: timed-out decisions carry a marker between verb and amount ("Call(timeout) 600", "All-in(raise-timeout)
+#: 79140 to 80140", "Bets chip info(timeout) 59566"): the same action as without it
+_TIMEOUT = re.compile(r"^(Calls|Raises|All-in|Bets)(?: chip info)?\((?:(raise)-)?timeout\)")
 _PLAYER_ID = re.compile(r"Seat(\d+): (\S+?)(?:,|$)")
 #: "Dealer : Set dealer/Bring in spot [3]" or "Set dealer [5]": the button's seat number
 _SET_DEALER = re.compile(r"Set dealer(?:/Bring in spot)? \[(\d+)\]")
@@ -69,6 +73,10 @@ _NO_CHIPS = (
     "Sit out",
     "Ranking",
     "Prize Cash",
+    # chips bought between hands: the seat list of the next hand already counts them, no pot sees them
+    "Rebuyin ",
+    "Double rebuys ",
+    "Addon ",
 )
 
 
@@ -99,10 +107,14 @@ def _parse(block: Block, source_file: str) -> Hand:
         offset=block.offset,
         length=block.length,
     )
-    hand.variant = _GAMES[game] + ("_hilo" if m["hilo"] else "")
+    hand.variant = _GAMES[game] + ("_hilo" if m["hilo"] or m["hilo1"] else "")
     if m["tid"]:
         hand.game_type, hand.tournament_id, hand.tournament_level = "tournament", m["tid"], m["level"]
-        hand.currency, hand.unit_scale, hand.betting = "CHIPS", 1, "NL"
+        # "Normal" is what 2016+ hold'em tournament exports write for no limit
+        hand.currency, hand.unit_scale = "CHIPS", 1
+        hand.betting = "NL" if m["tlimit"] == "Normal" else _BETTING.get(m["tlimit"], "")
+        if not hand.betting:
+            raise ParseError(f"unknown betting structure {m['tlimit']!r}", 1)
     else:
         hand.currency, hand.betting = "USD", _BETTING[m["limit"]]
     hand.started_at = to_utc(m["when"], "%Y-%m-%d %H:%M:%S", UTC if m["zone"] else EASTERN)
@@ -126,7 +138,7 @@ def _parse(block: Block, source_file: str) -> Hand:
         raise ParseError("no seats", i + 1)
     dealt: dict[str, str] = {}
     dealing = True  # before *** HOLE CARDS ***: forced bets
-    marked = any(line.startswith(("Card dealt to table", "*** FLOP")) for line in lines)
+    marked = any(line.startswith(("Card dealt to table", "Card to the table", "*** FLOP")) for line in lines)
     rounds = None if marked else _Rounds(b, {seat.player: seat.stack for seat in hand.seats})
     in_summary = False
     for n in range(i, len(lines)):
@@ -134,7 +146,7 @@ def _parse(block: Block, source_file: str) -> Hand:
         try:
             if in_summary:
                 _summary_line(line, hand, money)
-            elif line.startswith("Card dealt to table "):
+            elif line.startswith(("Card dealt to table ", "Card to the table ")):
                 _table_cards(line, b)
             elif line.startswith("*** "):
                 if line.startswith("*** SUMMARY"):
@@ -158,10 +170,14 @@ def _parse(block: Block, source_file: str) -> Hand:
                         continue  # e.g. "Dealer : Set dealer [5]" when the button seat is empty
                     raise ParseError(f"action by a position with no seat: {pos!r}")
                 rest = _VERBS.sub(_verb, a["rest"].strip())
+                rest = _TIMEOUT.sub(_untimed, rest)
                 if rounds is not None and not dealing and rest.startswith(_DECISIONS):
                     rounds.before_decision(dealt)
                 _action(positions[pos], rest, b, money, dealing=dealing, dealt=dealt)
         except ParseError as exc:
+            rep = _first_repeat(lines, n + 1)
+            if rep is not None:
+                raise ParseError(f"repeated line {lines[rep]!r}: {exc.reason} (corrupted export)", n + 1) from None
             raise ParseError(exc.reason, n + 1) from None
     if not in_summary:
         raise ParseError("truncated hand: no *** SUMMARY *** section")
@@ -176,7 +192,36 @@ def _parse(block: Block, source_file: str) -> Hand:
     _check_button(hand, positions)
     for who, card_text in dealt.items():
         b.hole(who, card_text, Provenance.DEALT if who == hand.hero else Provenance.OPERATOR)
-    return b.finish()
+    done = b.finish()
+    _check_repeats(done, lines)
+    return done
+
+
+def _first_repeat(lines: list[str], end: int) -> int | None:
+    """Index of the first player line before ``end`` that repeats the line above it verbatim."""
+    return next((n for n in range(1, end) if lines[n] == lines[n - 1] and " : " in lines[n]), None)
+
+
+def _check_repeats(hand: Hand, lines: list[str]) -> None:
+    """Some exports write a line two or three times over ("Small Blind : Ante/Small blind 125" x3).
+
+    A repeated line cannot be told from a repeated action by its text; when the hand then no
+    longer adds up to the site's own Total Pot, the file is corrupted here and the hand is not
+    read (which copy is the real one is not ours to guess).
+    """
+    if hand.site_total_pot is None:
+        return
+    repeated = _first_repeat(lines, len(lines))
+    if repeated is None:
+        return
+    put_in = sum(a.contribution for a in hand.actions)
+    awarded = sum(w.amount for w in hand.awards) + (hand.site_rake or 0)
+    if put_in != hand.site_total_pot or awarded != hand.site_total_pot:
+        raise ParseError(
+            f"repeated line {lines[repeated]!r} and the hand does not add up to Total Pot({hand.site_total_pot}):"
+            f" put in {put_in}, awarded {awarded} (corrupted export)",
+            repeated + 1,
+        )
 
 
 _DECISIONS = ("Folds", "Checks", "Calls ", "Bets ", "Raises ", "All-in")
@@ -229,6 +274,10 @@ class _Rounds:
 
 def _verb(m: re.Match[str]) -> str:
     return _VERB_MAP[m.group(1)]
+
+
+def _untimed(m: re.Match[str]) -> str:
+    return f"{m[1]}({m[2]})" if m[2] else m[1]
 
 
 def _player_ids(lines: list[str]) -> dict[str, str]:
@@ -311,7 +360,7 @@ def _action(player: str, rest: str, b: HandBuilder, money: Money, *, dealing: bo
             b.post(player, kind, amount, all_in=True)
         else:
             b.all_in_adding(player, amount)
-    elif rest.startswith(("Small Blind ", "Small blind ", "Ante/Small Blind ")):
+    elif rest.startswith(("Small Blind ", "Small blind ", "Ante/Small Blind ", "Ante/Small blind ")):
         b.post(player, Kind.POST_SB, money(rest.rsplit(" ", 1)[1]))
     elif rest.startswith(("Big blind ", "Big Blind ", "Big blind/Bring in ")):
         b.post(player, Kind.POST_BB, money(rest.rsplit(" ", 1)[1]))

@@ -1,0 +1,94 @@
+"""Tournament dialects on the real fpdb tournament files (../shared/data/tournaments).
+
+Each section is one site's tournament export as the site wrote it: how many hands of each real
+file parse, the named reason of every hand that does not, a few exact amounts read off the file,
+and that every parsed hand reconciles with the site's own totals.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from parsers.base import HandFormat
+from parsers.formats import bovada
+from parsers.model import Kind
+from tests.conftest import SHARED
+
+from ._site_helpers import awards, hand_from, kinds, not_ok, parse_all, put_in
+
+TOUR = SHARED / "data" / "tournaments" / "fpdb3_regression" / "regression-test-files" / "tour"
+
+
+def tour(*parts: str) -> Path:
+    """A real tournament file or folder, skipping the test with a clear reason when absent."""
+    path = TOUR.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"real tournament hand histories not available at {path} (set FLOORMAN_SHARED)")
+    return path
+
+
+def _per_file(fmt: HandFormat, folder: Path) -> tuple[dict[str, tuple[int, int]], Counter[str], list]:
+    """file name -> (hands, quarantined); quarantine reasons (line numbers dropped); all hands."""
+    counts: dict[str, tuple[int, int]] = {}
+    reasons: Counter[str] = Counter()
+    every = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        hands, quarantined = parse_all(fmt, [path])
+        counts[path.name] = (len(hands), len(quarantined))
+        reasons.update(q.reason.split(": ", 1)[-1] if q.reason.startswith("line ") else q.reason for q in quarantined)
+        every.extend(hands)
+    return counts, reasons, every
+
+
+# -- Bovada / Ignition ----------------------------------------------------------------------------
+def test_bovada_tournaments_parse_and_reconcile() -> None:
+    counts, reasons, hands = _per_file(bovada.FORMAT, tour("Bovada"))
+    assert counts["NLHE-9max-USD-MTT (Rebuy) - $3-$0.30 - 201211.txt"] == (157, 0)
+    assert counts["NLHE-9max-USD-MTT - Monthly Milly - $1.000.000 Guaranteed - TT$500-$35 - 202106.txt"] == (164, 0)
+    assert counts["PLO8-9max-USD-10-MTT-201207.txt"] == (1, 0)
+    # fpdb's "corrupted.lines" file and one Double-Up file write some lines two to sixteen times
+    # over; where the hand then does not add up to the written Total Pot it is not read
+    assert counts["NLHE-9max-USD-MTT - $9.000 Guaranteed (DS) - $20-$2 - 201408.corrupted.lines.txt"] == (62, 25)
+    assert counts["NLHE-6max-USD-STT - Holdem (Double-Up Turbo) - $10-$0.50 - 201502.txt"] == (43, 3)
+    assert counts["7-Stud-USD-MTT - $10-$1 - 201206.txt"] == (0, 40)
+    assert sum(h for h, _ in counts.values()) == 607
+    assert reasons["unsupported variant: 7CARD"] == 40
+    assert all("(corrupted export)" in r for r in reasons if r != "unsupported variant: 7CARD")
+    assert sum(reasons.values()) == 68
+    assert not_ok(hands) == {}
+
+
+def test_bovada_ante_small_blind_rebuys_and_addons() -> None:
+    path = tour("Bovada", "Flop", "NLHE-9max-USD-MTT (Rebuy) - $3-$0.30 - 201211.txt")
+    hand = hand_from(bovada.FORMAT, path, "2691485457")
+    assert (hand.game_type, hand.tournament_id, hand.tournament_level) == ("tournament", "1447554", "1")
+    assert (hand.currency, hand.betting, hand.sb, hand.bb) == ("CHIPS", "NL", 10, 20)
+    # "Small Blind [ME] : Ante/Small blind 10" is the small blind, not an ante
+    assert kinds(hand, Kind.POST_SB) == [("Hero", 10, 10)]
+    assert kinds(hand, Kind.POST_ANTE) == []
+    # "UTG+3 : Rebuyin 1500" before the deal: the seat line already counts it (3,000)
+    assert {s.player: s.stack for s in hand.seats}["UTG+3"] == 3000
+    assert put_in(hand) == {"Hero": 20, "Big Blind": 60, "UTG+3": 20, "UTG+4": 60}
+    assert awards(hand) == [("Big Blind", 160, 0, 1)] and hand.site_total_pot == 160
+
+
+def test_bovada_timed_out_actions() -> None:
+    path = tour("Bovada", "Flop", "NLHE-9max-USD-MTT - Monthly Milly - $1.000.000 Guaranteed - TT$500-$35 - 202106.txt")
+    # "UTG+5 : Bets chip info(timeout) 59566" is a bet of 59,566, returned uncalled
+    hand = hand_from(bovada.FORMAT, path, "4328194413")
+    bet = next(a for a in hand.actions if a.kind is Kind.BET)
+    assert (bet.player, bet.amount, bet.contribution) == ("UTG+5", 59566, 59566)
+    assert awards(hand) == [("UTG+5", 20680, 0, 1)] and hand.site_total_pot == 20680
+    # "Small Blind : All-in(raise-timeout) 79140 to 80140": a raise to 80,140, all in
+    raises = [a for h in parse_all(bovada.FORMAT, [path])[0] for a in h.actions if a.raise_to == 80140]
+    assert [(a.player, a.kind, a.amount, a.all_in) for a in raises] == [("Small Blind", Kind.RAISE, 79140, True)]
+
+
+def test_bovada_omaha_hilo_tournament_limits() -> None:
+    (pl,) = parse_all(bovada.FORMAT, [tour("Bovada", "Flop", "PLO8-9max-USD-10-MTT-201207.txt")])[0]
+    (fl,) = parse_all(bovada.FORMAT, [tour("Bovada", "Flop", "PLO8-USD-MTT - $10-$1 - 201207.allin.call.pf.txt")])[0]
+    assert (pl.variant, pl.betting, pl.tournament_id) == ("omaha_hilo", "PL", "1909784")
+    assert (fl.variant, fl.betting, fl.tournament_id) == ("omaha_hilo", "FL", "1235263")
