@@ -41,7 +41,7 @@ _SNIFF = re.compile(r"(?m)^\W{0,3}Full ?Tilt ?Poker (?:Game|Tournament Summary) 
 _START = re.compile(r"^\W{0,3}Full ?Tilt ?Poker Game #\d+")
 _HEADER = re.compile(
     r"^\W{0,3}Full ?Tilt ?Poker Game #(?P<no>\d+): (?:(?P<tname>.+?) \((?P<tid>\d+)\), )?"
-    r"Table (?P<table>.+?) (?:\((?P<tinfo>[^)]*)\) )?- (?P<f1>[^-]+?) - (?P<f2>.+?) - "
+    r"(?:Table (?P<table>.+?)|(?P<match>Match \d+)) (?:\((?P<tinfo>[^)]*)\) )?- (?P<f1>[^-]+?) - (?P<f2>.+?) - "
     r"(?P<time>\d+:\d\d(?::\d\d)?) (?P<tz>\w+) - (?P<date>[^[]+?)"
     r"(?: \[(?P<et_time>\d+:\d\d:\d\d) ET - (?P<et_date>\d{4}/\d\d/\d\d)\])?\s*$"
 )
@@ -176,7 +176,7 @@ class FullTiltFormat(TextHandFormat):
         hand = Hand(
             hand_id=f"fulltilt:{head['no']}", site="fulltilt", site_hand_no=head["no"], format=self.name,
             variant=variant, betting=betting, game_type="tournament" if tournament else "cash",
-            table_name=head["table"].strip(), sb=_amount(stakes["sb"], scale),
+            table_name=(head["table"] or head["match"]).strip(), sb=_amount(stakes["sb"], scale),
             bb=_amount(stakes["bb"], scale), currency=currency, unit_scale=scale,
             source_file=source_file, byte_offset=block.offset, byte_length=block.length,
             started_at=_started(head), tournament_id=head["tid"],
@@ -224,6 +224,9 @@ def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
                     led.new_street(kind)
                 cards = _cards(" ".join(re.findall(r"\[([^]]*)\]", street.group(3))))
                 boards[int(street.group(2) or 1)] = cards
+            continue
+        if line.startswith("Seats: ") and line[7:].isdigit() and not led.actions:
+            hand.max_seats = hand.max_seats or int(line[7:])  # 2013 rush tournaments: "Seats: 9"
             continue
         seat = _SEAT.match(line) if line.startswith("Seat ") else None
         if seat is not None and not led.actions:
@@ -284,6 +287,13 @@ def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
         # pot only: a run-it-twice or side-pot hand without win lines is not read from it)
         if len(collected) == 1:
             hand.awards = collected
+            put = sum(a.contribution for a in led.actions)
+            if hand.site_total_pot is not None and put != hand.site_total_pot:
+                # 2012 Matrix exports drop lines: no "wins", no "Uncalled bet ... returned"
+                raise ParseError(
+                    f"no 'wins' line and the {put} put in is not the summary's Total pot"
+                    f" {hand.site_total_pot} (lines missing from the export)"
+                )
         else:
             raise ParseError("truncated hand: no winner written")
     hand.actions = led.actions

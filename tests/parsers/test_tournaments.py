@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada
+from parsers.formats import bovada, fulltilt
 from parsers.model import Kind
 from tests.conftest import SHARED
 
@@ -92,3 +92,27 @@ def test_bovada_omaha_hilo_tournament_limits() -> None:
     (fl,) = parse_all(bovada.FORMAT, [tour("Bovada", "Flop", "PLO8-USD-MTT - $10-$1 - 201207.allin.call.pf.txt")])[0]
     assert (pl.variant, pl.betting, pl.tournament_id) == ("omaha_hilo", "PL", "1909784")
     assert (fl.variant, fl.betting, fl.tournament_id) == ("omaha_hilo", "FL", "1235263")
+
+
+# -- Full Tilt ------------------------------------------------------------------------------------
+def test_fulltilt_matrix_and_rush_tournaments() -> None:
+    counts, reasons, hands = _per_file(fulltilt.FORMAT, tour("FTP"))
+    # "$26 Super Turbo Matrix (244669447), Match 2 - 15/30 - ...": "Match N" in place of "Table N"
+    assert counts["NLHE-6max-Matrix-USD-26-201211.match2.txt"] == (44, 2)
+    assert counts["NLHE-6max-Matrix-USD-26-201211.match4.txt"] == (35, 3)
+    assert counts["NLHE-9max-MTT-USD-10-201301.rush.rebuy.10K.guar.txt"] == (1, 0)
+    # the Matrix exports drop lines in a few hands (no "wins", no "Uncalled bet ... returned", or
+    # no action at all): those are not read, everything read reconciles
+    missing = "(lines missing from the export)"
+    assert sum(n for r, n in reasons.items() if r.endswith(missing)) == 4
+    assert reasons["truncated hand: no winner written"] == 1
+    assert not_ok(hands) == {}
+    first = hand_from(fulltilt.FORMAT, tour("FTP", "Flop", "NLHE-6max-Matrix-USD-26-201211.match2.txt"), "31493005894")
+    assert (first.game_type, first.tournament_id, first.table_name) == ("tournament", "244669447", "Match 2")
+    assert (first.sb, first.bb, first.currency) == (15, 30, "CHIPS")
+    assert put_in(first) == {"Player4": 15, "Player0": 15} and awards(first) == [("Player0", 30, 0, 1)]
+    # "Seats: 9" under a 2013 rush tournament header
+    rush_file = tour("FTP", "Flop", "NLHE-9max-MTT-USD-10-201301.rush.rebuy.10K.guar.txt")
+    (rush,) = parse_all(fulltilt.FORMAT, [rush_file])[0]
+    assert (rush.tournament_id, rush.max_seats, rush.site_total_pot) == ("247042894", 9, 825)
+    assert awards(rush) == [("Player6", 825, 0, 1)]
