@@ -1,37 +1,88 @@
 """Who is using the dashboard and what their role allows.
 
-Two ways in: the embedded default keeps users in a local JSON file with salted scrypt hashes
-(works offline, for a single host and the demo); for a real deployment, OpenID Connect through
+Two ways in: the embedded default keeps users in a local JSON file with Argon2id hashes (works
+offline, for a single host and the demo); for a real deployment, OpenID Connect through
 ``st.login`` (configure ``[auth]`` in ``.streamlit/secrets.toml``, see secrets.toml.example) with
 roles assigned by e-mail in ``[floorman.roles]``. OIDC authenticates; the allow-list authorises.
-Roles: viewer (read), reviewer (read + decide), admin (also users and settings).
+Roles: viewer (read), reviewer (read + decide + export), admin (also users and settings).
+
+Why Argon2id with rehash on login: the older salted scrypt hashes (N=2^14, below OWASP's minimum)
+still verify, and each is replaced by an Argon2id hash the next time its owner logs in, so no
+password reset is needed. Why the lockout lives in the review store: a restart must not hand an
+attacker a fresh set of guesses.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
+import math
 import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from dashboards.review_store import User
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from dashboards.review_store import ReviewStore, User
 
 ROLES = ("viewer", "reviewer", "admin")
-#: scrypt parameters (~16 MiB, tens of ms per check: slow for guessing, fine for a login form)
-SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
-ALGO = "scrypt-n16384-r8-p1"
+#: Argon2id, RFC 9106's low-memory profile (t=3, 64 MiB, p=4): above OWASP's minimum
+HASHER = PasswordHasher()
+ALGO = "argon2id"
+#: the previous scheme: verified, then replaced by Argon2id on the next successful login
+LEGACY_SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
+LEGACY_ALGO = "scrypt-n16384-r8-p1"
+#: who may build and download evidence bundles unless FLOORMAN_EXPORT_ROLES says otherwise
+EXPORT_ROLES = ("reviewer", "admin")
+
+#: wrong passwords for one user name, and from one client address, before a lockout
+MAX_FAILURES = 5
+MAX_CLIENT_FAILURES = 20
+#: the first lockout; each further failure doubles it, up to LOCK_MAX
+LOCK_BASE = 30.0
+LOCK_MAX = 3600.0
+#: a day without failures forgets the count
+FORGET_AFTER = 86400.0
+#: clock skew tolerated on an ID token's ``exp``
+OIDC_LEEWAY = 60.0
 
 
-def can(role: str, action: str) -> bool:
-    """The permission table: read for all, decide for reviewer and admin, admin for admin."""
-    allowed = {"read": ROLES, "decide": ("reviewer", "admin"), "admin": ("admin",)}
+def can(role: str, action: str, export_roles: tuple[str, ...] = EXPORT_ROLES) -> bool:
+    """The permission table: read for all, decide for reviewer and admin, admin for admin,
+    export for ``export_roles`` (configurable, see ``export_roles_from``)."""
+    allowed = {"read": ROLES, "decide": ("reviewer", "admin"), "admin": ("admin",), "export": export_roles}
     return role in allowed.get(action, ())
 
 
-def hash_password(password: str, salt: bytes) -> bytes:
-    return hashlib.scrypt(password.encode("utf-8"), salt=salt, **SCRYPT)
+def export_roles_from(value: str | None) -> tuple[str, ...]:
+    """Roles named in FLOORMAN_EXPORT_ROLES (comma-separated); unset or empty: the default."""
+    named = tuple(r.strip() for r in (value or "").split(",") if r.strip())
+    unknown = [r for r in named if r not in ROLES]
+    if unknown:
+        raise ValueError(f"FLOORMAN_EXPORT_ROLES: unknown role(s) {', '.join(unknown)}; expected {', '.join(ROLES)}")
+    return named or EXPORT_ROLES
+
+
+def hash_password(password: str) -> str:
+    """A new Argon2id hash (PHC string: algorithm, parameters, salt and hash in one)."""
+    return HASHER.hash(password)
+
+
+def _scrypt(password: str, salt: bytes) -> bytes:
+    return hashlib.scrypt(password.encode("utf-8"), salt=salt, **LEGACY_SCRYPT)
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    return HASHER.hash("not a password")
 
 
 def load_users(users_file: Path) -> dict[str, dict[str, Any]]:
@@ -58,8 +109,7 @@ def ensure_user(users_file: Path | str, name: str, password: str, role: str) -> 
         raise ValueError("user name and password must not be empty")
     users_file = Path(users_file)
     users = load_users(users_file)
-    salt = os.urandom(16)
-    users[name] = {"role": role, "algo": ALGO, "salt": salt.hex(), "hash": hash_password(password, salt).hex()}
+    users[name] = {"role": role, "algo": ALGO, "hash": hash_password(password)}
     _save_users(users_file, users)
     return User(name, role)
 
@@ -75,14 +125,104 @@ def remove_user(users_file: Path | str, name: str) -> bool:
 
 
 def authenticate(users_file: Path | str, name: str, password: str) -> User | None:
-    """The user when the password matches (constant-time compare), else None."""
-    entry = load_users(Path(users_file)).get(name)
-    if entry is None or entry.get("algo") != ALGO:
-        hash_password(password, b"\0" * 16)  # same cost whether or not the name exists
+    """The user when the password matches, else None; a legacy or outdated hash that matches is
+    replaced by a fresh Argon2id one."""
+    users_file = Path(users_file)
+    entry = load_users(users_file).get(name)
+    ok, stale = _verify(entry, password)
+    if not ok or entry is None:
         return None
-    if hmac.compare_digest(hash_password(password, bytes.fromhex(entry["salt"])), bytes.fromhex(entry["hash"])):
-        return User(name, str(entry["role"]))
-    return None
+    if stale:
+        _rehash(users_file, name, str(entry["hash"]), password)
+    return User(name, str(entry["role"]))
+
+
+def _verify(entry: Mapping[str, Any] | None, password: str) -> tuple[bool, bool]:
+    """(matches, needs a new hash). Unknown names pay one Argon2id check too, so timing does not
+    tell which names exist."""
+    algo = None if entry is None else entry.get("algo")
+    if entry is not None and algo == ALGO:
+        try:
+            HASHER.verify(str(entry["hash"]), password)
+        except (VerificationError, InvalidHashError):
+            return False, False
+        return True, HASHER.check_needs_rehash(str(entry["hash"]))
+    if entry is not None and algo == LEGACY_ALGO:
+        ok = hmac.compare_digest(_scrypt(password, bytes.fromhex(entry["salt"])), bytes.fromhex(entry["hash"]))
+        return ok, ok
+    with contextlib.suppress(VerificationError):
+        HASHER.verify(_dummy_hash(), password)
+    return False, False
+
+
+def _rehash(users_file: Path, name: str, old_hash: str, password: str) -> None:
+    """Swap in an Argon2id hash unless the entry changed meanwhile (e.g. an admin reset it)."""
+    new_hash = hash_password(password)
+    users = load_users(users_file)
+    entry = users.get(name)
+    if entry is None or entry.get("hash") != old_hash:
+        return
+    users[name] = {"role": entry["role"], "algo": ALGO, "hash": new_hash}
+    _save_users(users_file, users)
+
+
+@dataclass(frozen=True, slots=True)
+class LoginResult:
+    """A login attempt's outcome: the user, or why not (and until when attempts are refused)."""
+
+    user: User | None
+    retry_at: float | None = None  # epoch seconds; set while this name or client is locked out
+
+    def message(self, now: float | None = None) -> str:
+        if self.user is not None:
+            return ""
+        if self.retry_at is None:
+            return "Unknown user or wrong password."
+        now = time.time() if now is None else now
+        wait = max(1, math.ceil(self.retry_at - now))
+        at = datetime.fromtimestamp(self.retry_at, UTC).strftime("%H:%M:%S UTC")
+        return f"Too many failed log-ins: try again in {wait} s (at {at})."
+
+
+def lock_seconds(failures: int, threshold: int = MAX_FAILURES) -> float:
+    """No lock below ``threshold`` failures; then 30 s, doubling per further failure, at most an hour."""
+    if failures < threshold:
+        return 0.0
+    return min(LOCK_BASE * 2.0 ** (failures - threshold), LOCK_MAX)
+
+
+def login(
+    users_file: Path | str,
+    store: ReviewStore,
+    name: str,
+    password: str,
+    client: str | None = None,
+    now: float | None = None,
+) -> LoginResult:
+    """``authenticate`` behind a persisted throttle: while the name (or the client address) is
+    locked out the password is not even checked; a success clears the name's and client's count."""
+    now = time.time() if now is None else now
+    keys = [f"user:{name}"] + ([f"client:{client}"] if client else [])
+    locked = store.login_locked_until(keys, now)
+    if locked is not None:
+        store.log_event(name, "login.refused", name, {"client": client or "", "until": _iso(locked)})
+        return LoginResult(None, locked)
+    user = authenticate(users_file, name, password)
+    if user is not None:
+        store.clear_login_failures(keys)
+        store.log_event(user.name, "login", user.name)
+        return LoginResult(user)
+    thresholds = {keys[0]: MAX_FAILURES, **({keys[1]: MAX_CLIENT_FAILURES} if client else {})}
+    until = max(
+        store.record_login_failure(k, now, partial(lock_seconds, threshold=t), FORGET_AFTER)[1]
+        for k, t in thresholds.items()
+    )
+    store.log_event(name, "login.failed", name, {"client": client or ""})
+    return LoginResult(None, until if until > now else None)
+
+
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def bootstrap_admin(users_file: Path | str, env: dict[str, str] | None = None) -> User | None:
@@ -105,3 +245,30 @@ def oidc_role(email: str | None, roles: dict[str, str]) -> str | None:
     lowered = {k.lower(): v for k, v in roles.items()}
     role = lowered.get(email) or lowered.get("@" + email.rsplit("@", 1)[-1])
     return role if role in ROLES else None
+
+
+def oidc_user(
+    claims: Mapping[str, Any], roles: dict[str, str], now: float | None = None, leeway: float = OIDC_LEEWAY
+) -> tuple[User | None, str]:
+    """The user for an OIDC identity's ID-token claims, or None and why.
+
+    Why check here although the library validated the token at sign-in: the claims live on in a
+    30-day cookie, so an expired token (``exp``, with a little clock skew allowed) must be refused
+    on every run; an address the provider says is unverified (``email_verified`` false) could be
+    anyone's, and the allow-list is keyed by address.
+    """
+    now = time.time() if now is None else now
+    verified = claims.get("email_verified")
+    if verified is False or (isinstance(verified, str) and verified.strip().lower() == "false"):
+        return None, "Your e-mail address is not verified by the identity provider."
+    try:
+        exp = float(claims["exp"])
+    except (KeyError, TypeError, ValueError):
+        return None, "The sign-in token has no valid expiry; sign in again."
+    if now > exp + leeway:
+        return None, "Your sign-in has expired; sign in again."
+    email = claims.get("email")
+    role = oidc_role(str(email) if email else None, roles)
+    if role is None:
+        return None, "Your account is not on the reviewers' allow-list; ask an admin."
+    return User(str(email), role), ""

@@ -1,17 +1,19 @@
-"""Reviewer state: case status, decisions, notes and an append-only audit log.
+"""Reviewer state: case status, decisions, notes, an append-only audit log and access log.
 
 Why SQLite in WAL mode: the dashboard (many sessions, threads) and the nightly pipeline (reads
 reviewer labels) touch this store concurrently, which DuckDB's one-writer rule forbids; SQLite's
 WAL gives many readers plus one writer across processes. Why triggers: the audit log and the
 decision history must survive any role, so UPDATE/DELETE on them RAISE inside the database itself,
-not just in this module.
+not just in this module. Why a separate access log: case views and exports are reads, logged for
+accountability, and kept out of the audit log that goes into (byte-identical) evidence bundles.
+Failed log-ins are counted here too, so a lockout survives a dashboard restart.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -66,7 +68,26 @@ CREATE TRIGGER IF NOT EXISTS notes_no_update BEFORE UPDATE ON notes
 BEGIN SELECT RAISE(ABORT, 'notes are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS notes_no_delete BEFORE DELETE ON notes
 BEGIN SELECT RAISE(ABORT, 'notes are append-only'); END;
+CREATE TABLE IF NOT EXISTS access_log (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    at      TEXT NOT NULL,
+    actor   TEXT NOT NULL,
+    action  TEXT NOT NULL CHECK (action IN ('view', 'export', 'export.refused')),
+    case_id TEXT NOT NULL,
+    detail  TEXT
+);
+CREATE TRIGGER IF NOT EXISTS access_log_no_update BEFORE UPDATE ON access_log
+BEGIN SELECT RAISE(ABORT, 'access_log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS access_log_no_delete BEFORE DELETE ON access_log
+BEGIN SELECT RAISE(ABORT, 'access_log is append-only'); END;
+CREATE TABLE IF NOT EXISTS login_failures (
+    key          TEXT PRIMARY KEY,  -- 'user:NAME' or 'client:ADDRESS'
+    failures     INTEGER NOT NULL,
+    last_at      REAL NOT NULL,     -- epoch seconds of the latest failure
+    locked_until REAL NOT NULL      -- epoch seconds; attempts before it are refused unchecked
+);
 """
+ACCESS_ACTIONS = ("view", "export", "export.refused")
 
 class PermissionDenied(Exception):
     """The acting user's role may not do this."""
@@ -238,6 +259,54 @@ class ReviewStore:
         """Audit a non-mutating but sensitive act (e.g. an evidence export, a login)."""
         with self._tx() as con:
             self._audit(con, actor, action, obj, None, new=detail)
+
+    # -- access log (reads: case views and exports) ---------------------------------------------
+    def log_access(self, actor: str, action: str, case_id: str, detail: dict[str, str] | None = None) -> None:
+        """Append who read what case and how; there is deliberately no way to edit or remove one."""
+        if action not in ACCESS_ACTIONS:
+            raise ValueError(f"unknown access action {action!r}; expected one of {ACCESS_ACTIONS}")
+        with self._tx() as con:
+            con.execute(
+                "INSERT INTO access_log (at, actor, action, case_id, detail) VALUES (?, ?, ?, ?, ?)",
+                (_now(), actor, action, case_id, None if detail is None else json.dumps(detail, sort_keys=True)),
+            )
+
+    def access_log(self, case_id: str | None = None) -> list[dict[str, str | None]]:
+        q = "SELECT at, actor, action, case_id, detail FROM access_log"
+        args: tuple[str, ...] = () if case_id is None else (case_id,)
+        with self._connect() as con:
+            rows = con.execute(q + (" WHERE case_id = ?" if args else "") + " ORDER BY id", args).fetchall()
+        keys = ("at", "actor", "action", "case_id", "detail")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
+
+    # -- login throttling ----------------------------------------------------------------------
+    def login_locked_until(self, keys: Sequence[str], now: float) -> float | None:
+        """The latest lockout end among ``keys`` still in the future, else None."""
+        if not keys:
+            return None
+        marks = ",".join("?" * len(keys))
+        with self._connect() as con:
+            row = con.execute(
+                f"SELECT max(locked_until) FROM login_failures WHERE key IN ({marks})", tuple(keys)
+            ).fetchone()
+        until = row[0] if row else None
+        return float(until) if until is not None and until > now else None
+
+    def record_login_failure(
+        self, key: str, now: float, lock_seconds: Callable[[int], float], forget_after: float
+    ) -> tuple[int, float]:
+        """Count one failure for ``key`` (read-modify-write in one transaction, so concurrent
+        attempts cannot lose a count); returns (failures, locked_until)."""
+        with self._tx() as con:
+            row = con.execute("SELECT failures, last_at FROM login_failures WHERE key = ?", (key,)).fetchone()
+            failures = 1 if row is None or now - float(row[1]) > forget_after else int(row[0]) + 1
+            until = now + lock_seconds(failures)
+            con.execute("INSERT OR REPLACE INTO login_failures VALUES (?, ?, ?, ?)", (key, failures, now, until))
+        return failures, until
+
+    def clear_login_failures(self, keys: Sequence[str]) -> None:
+        with self._tx() as con:
+            con.executemany("DELETE FROM login_failures WHERE key = ?", [(k,) for k in keys])
 
     @staticmethod
     def _audit(

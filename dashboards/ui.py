@@ -46,11 +46,15 @@ def current_user() -> User | None:
         return user
     if config().auth_mode == "oidc" and getattr(st.user, "is_logged_in", False):
         roles = dict(st.secrets.get("floorman", {}).get("roles", {}))
-        email = st.user.get("email")
-        role = auth.oidc_role(str(email) if email else None, roles)
-        if role is not None:
-            return User(str(email), role)
+        oidc, why = auth.oidc_user(st.user.to_dict(), roles)
+        st.session_state["oidc_refusal"] = why
+        return oidc
     return None
+
+
+def oidc_refusal() -> str:
+    """Why the signed-in OIDC identity was refused (expired token, unverified e-mail, not allowed)."""
+    return str(st.session_state.get("oidc_refusal") or "")
 
 
 def page_specs(role: str) -> dict[str, list[tuple[str, str]]]:

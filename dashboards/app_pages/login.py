@@ -1,4 +1,4 @@
-"""Log in: local users file (scrypt) or, when configured, the OpenID Connect provider."""
+"""Log in: local users file (Argon2id, throttled) or, when configured, the OpenID Connect provider."""
 
 from __future__ import annotations
 
@@ -14,17 +14,18 @@ if cfg.auth_mode == "oidc":
     if st.button("Sign in with SSO", key="sso"):
         st.login()
     if getattr(st.user, "is_logged_in", False) and ui.current_user() is None:
-        st.error("Your account is not on the reviewers' allow-list; ask an admin.")
+        st.error(ui.oidc_refusal() or "Your account is not on the reviewers' allow-list; ask an admin.")
 else:
     with st.form("login"):
         name = st.text_input("User", key="login_user")
         password = st.text_input("Password", type="password", key="login_password")
         submitted = st.form_submit_button("Log in")
     if submitted:
-        user = auth.authenticate(cfg.users_file, name.strip(), password)
-        if user is None:
-            st.error("Unknown user or wrong password.")
+        ip = st.context.ip_address  # None on localhost; behind a proxy, the proxy's (hence the higher client limit)
+        client = ip if isinstance(ip, str) else None
+        result = auth.login(cfg.users_file, ui.store(), name.strip(), password, client=client)
+        if result.user is None:
+            st.error(result.message())
         else:
-            st.session_state["user"] = user
-            ui.store().log_event(user.name, "login", user.name)
+            st.session_state["user"] = result.user
             st.rerun()
