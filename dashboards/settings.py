@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from dashboards.auth import EXPORT_ROLES, export_roles_from
 from warehouse.snapshot import current_snapshot
 
 
@@ -22,6 +23,7 @@ class Settings:
     users_file: Path
     source_root: Path | None  # base for relative hands.source_file paths
     auth_mode: str  # "local" or "oidc"
+    export_roles: tuple[str, ...] = EXPORT_ROLES  # who may export evidence (FLOORMAN_EXPORT_ROLES)
 
     def snapshot(self) -> Path:
         """The snapshot to read now (follows the pointer file on every call)."""
@@ -46,4 +48,5 @@ def load(env: dict[str, str] | None = None) -> Settings:
         users_file=opt("FLOORMAN_USERS") or var / "users.json",
         source_root=opt("FLOORMAN_SOURCE_ROOT"),
         auth_mode=env.get("FLOORMAN_AUTH", "local"),
+        export_roles=export_roles_from(env.get("FLOORMAN_EXPORT_ROLES")),
     )

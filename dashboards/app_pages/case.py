@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import auth, data, evidence, ui
+from dashboards import access, auth, data, evidence, ui
 from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_figure, to_svg
 from dashboards.observed import observed_facts, observed_metrics
 from dashboards.replay import money
@@ -28,6 +28,7 @@ if f is None:
     st.error(f"Case {case_id} is not in this snapshot.")
     st.stop()
 store = ui.store()
+access.log_view(store, user, case_id, st.session_state)
 players = list(f.get("players") or [])
 
 c1, c2, c3, c4 = st.columns(4)
@@ -121,16 +122,20 @@ else:
     st.info("Viewers can read cases but cannot record decisions.")
 
 st.subheader("Evidence export")
-if st.button("Build evidence export", key="build_export"):
+export_roles = ui.config().export_roles
+if not access.may_export(user, export_roles):
+    st.info(f"Evidence export is limited to: {', '.join(export_roles)}.")
+elif st.button("Build evidence export", key="build_export"):
     try:
-        blob = evidence.build_bundle(db, case_id, store, ui.config().source_root)
+        blob = access.export_case(user, db, case_id, store, ui.config().source_root, export_roles)
     except evidence.EvidenceError as exc:
         st.error(f"Cannot build a faithful export: {exc}")
+    except PermissionDenied as exc:
+        st.error(str(exc))
     else:
-        store.log_event(user.name, "case.export", case_id)
         st.session_state["export"] = (case_id, blob)
 exp = st.session_state.get("export")
-if exp and exp[0] == case_id:
+if exp and exp[0] == case_id and access.may_export(user, export_roles):
     st.download_button(
         "Download evidence zip", exp[1], file_name=f"evidence-{case_id}.zip", mime="application/zip",
         key="download_export",
@@ -142,3 +147,7 @@ with st.expander("Audit log for this case"):
         st.dataframe(pl.DataFrame(log), hide_index=True)
     else:
         st.caption("empty")
+    reads = store.access_log(case_id)
+    if reads:
+        st.caption("Views and exports (access log)")
+        st.dataframe(pl.DataFrame(reads), hide_index=True)

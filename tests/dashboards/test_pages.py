@@ -133,7 +133,36 @@ def test_case_export_button_offers_the_zip(env: Path) -> None:
     assert not at.exception
     assert at.session_state["export"][0] == "F-chip-001"
     assert at.session_state["export"][1][:2] == b"PK"
-    assert ReviewStore(env).audit_log("F-chip-001")[-1]["action"] == "case.export"
+    assert [e["action"] for e in ReviewStore(env).access_log("F-chip-001")] == ["view", "export"]
+    assert [b.label for b in at.get("download_button")] == ["Download evidence zip"]
+
+
+def test_viewer_gets_no_export_button(env: Path) -> None:
+    at = app_as("viewer", "case")
+    assert not [b for b in at.button if "export" in str(b.label).lower()]
+    assert "Evidence export is limited to: reviewer, admin." in [i.value for i in at.info]
+    assert len(at.get("download_button")) == 0
+    assert [(e["actor"], e["action"]) for e in ReviewStore(env).access_log("F-chip-001")] == [("vera", "view")]
+
+
+def test_export_roles_from_the_environment(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLOORMAN_EXPORT_ROLES", "admin")
+    at = app_as("reviewer", "case")
+    assert "Evidence export is limited to: admin." in [i.value for i in at.info]
+    assert not [b for b in at.button if "export" in str(b.label).lower()]
+
+
+def test_login_is_refused_after_five_wrong_passwords(env: Path) -> None:
+    at = app_as(None)
+    for _ in range(5):
+        at.text_input(key="login_user").input("rita")
+        at.text_input(key="login_password").input("wrong")
+        at.button[0].click().run()
+    assert any(e.value.startswith("Too many failed log-ins: try again in 30 s") for e in at.error)
+    at.text_input(key="login_password").input(USERS["rita"][1])
+    at.button[0].click().run()
+    assert "user" not in at.session_state
+    assert any(e.value.startswith("Too many failed log-ins: try again in") for e in at.error)
 
 
 def test_hand_replayer_places_rule_finding_at_its_action(env: Path) -> None:
