@@ -27,7 +27,7 @@ from typing import ClassVar, NamedTuple
 
 from parsers.base import TextHandFormat
 from parsers.formats._stars_like import HandBuilder, Money, new_hand
-from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.model import POSTS, Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
 _START = re.compile(
@@ -49,6 +49,14 @@ _LIMITS = {"NL": "NL", "No Limit": "NL", "PL": "PL", "Pot Limit": "PL", "FL": "F
 _ISO = re.compile(r"(\d{4})[-/](\d{2})[-/](\d{2}) (\d{2}:\d{2}:\d{2})(/GMT)?")
 _US = re.compile(r"(\d{2})/(\d{2})/(\d{4}) (\d{2}:\d{2}:\d{2})( EST)?")
 _CUR = re.compile(r"[$€£]")
+#: tournament ids: Everest "Tourney ID: 49630157", Merge/iPoker "(Tournament: $2 Bounty Turbo, 42862423 Buy-In:",
+#: MicroGaming "** Rebuy (16,000 Guaranteed)(10124058):Table 11 [...] (100|200 NL - MTT seats:9 )", iPoker
+#: "Table Event#197 10.000€ Master PKO, 705016870, 703707441 (Tournament: ..." (the first number, as Merge's)
+_TOURNEY = re.compile(
+    r"Tourney ID: (?P<t1>\d+)|\(Tournament: .*?, (?P<t2>\d+) Buy-In:|\((?P<t3>\d+)\):Table .*? - (?:MTT|SNG|STT)\b"
+    r"|^GAME #\d+ .*? Tournament .*? Table .*?, (?P<t4>\d+), \d+ \(Tournament: "
+)
+_DATES = re.compile(r"\b\d{1,4}/\d\d/\d{2,4}\b")
 _CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP"}
 
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<cash>[$€£]?[\d,.]+)(?: in chips)?\)(?P<rest>.*)$")
@@ -65,12 +73,13 @@ _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]")
 _TOTAL = re.compile(r"^Total pot (?P<pot>[$€£]?[\d,.]+) Rake (?P<rake>[$€£]?[\d,.]+)")
 _MG_RAKE = re.compile(r"^Rake: (?P<rake>[$€£]?[\d,.]+)")
 _AMT = r"(?P<amt>[$€£]?[\d,.]+)"
-_COLON = re.compile(r"^(?P<name>.+?): (?P<verb>Post SB|Post BB Allin|Post BB|Post DB|SB|BB|Fold|Check|Call|Bet|"
-                    r"Raise \(NF\)|Raise to|Raise|Allin)(?: " + _AMT + r")?\s*$")
+_COLON = re.compile(r"^(?P<name>.+?): (?P<verb>Post Ante|Post SB|Post BB Allin|Post BB|Post DB|SB|BB|Fold|Check|"
+                    r"Call|Bet|Raise \(NF\)|Raise to|Raise|Allin)(?: " + _AMT + r")?\s*$")
 _COLON_WINS = re.compile(r"^(?P<name>.+?): wins " + _AMT + r"(?P<uncalled> \(uncalled\))?\s*$")
 _COLON_SHOW = re.compile(r"^(?P<name>.+?): (?P<verb>Shows|Mucks) \[(?P<cards>[^\]]*)\]")
 _SPACED = re.compile(
-    r"^(?P<name>.+?) (?P<verb>folds|checks|calls|bets|raises to|posts the small blind of|posts the big blind of"
+    r"^(?P<name>.+?) (?P<verb>folds|checks|calls|bets|raises to|posts the ante of|posts the small blind of"
+    r"|posts the big blind of|posted ante -"
     r"|posts the dead blind of|posts|called -|bet -|raised -|raised to|went all-in -|checked|folded"
     r"|posted the small blind -|posted the big blind -|posted to play -)(?: " + _AMT
     + r")?(?P<allin> and is all-in)?\s*$"
@@ -81,10 +90,11 @@ _COLLECTS = re.compile(
 )
 _RETURNED = re.compile(r"^Uncalled bet of " + _AMT + r" returned to (?P<name>.+)$")
 _QUIET = re.compile(r"^(?:.+?:\s*|.+? has been disconnected, and is allin|End of game \d+|Server .*|Table .*"
-                    r"|\*\* .*)$")
+                    r"|\*\* .*|.+? finished in place \d+ and won .*)$")
 
 _VERB = {
     "Post SB": "sb", "SB": "sb", "posts the small blind of": "sb", "posted the small blind -": "sb",
+    "posts the ante of": "ante", "Post Ante": "ante", "posted ante -": "ante",
     "Post BB": "bb", "BB": "bb", "Post BB Allin": "bb", "posts the big blind of": "bb",
     "posted the big blind -": "bb", "posts the dead blind of": "dead", "posts": "live",
     "Post DB": "db", "posted to play -": "play",
@@ -174,7 +184,7 @@ def _parse(block: Block, source_file: str) -> Hand:
                     offset=block.offset, length=block.length)
     second = next((ln for ln in lines[1:] if ln), "")
     header = head + " " + second
-    _game(hand, header, "\n".join(lines))
+    _game(hand, header, "\n".join(lines), site)
     read = _read(hand, lines, site)
     best: Hand | None = None
     best_key: tuple[int, ...] | None = None
@@ -190,7 +200,7 @@ def _parse(block: Block, source_file: str) -> Hand:
     return best
 
 
-def _game(hand: Hand, header: str, text: str) -> None:
+def _game(hand: Hand, header: str, text: str, site: str) -> None:
     body = header.replace("Hold'em", "Holdem")
     if "Omaha" in body or "PLO" in body:
         hand.variant = "omaha_hilo" if re.search(r"Hi[/-]?Lo|H/L", body) else "omaha"
@@ -206,8 +216,18 @@ def _game(hand: Hand, header: str, text: str) -> None:
     cur = _CUR.search(text)
     hand.currency = _CURRENCIES[cur.group(0)] if cur else "USD"
     hand.unit_scale = 100
-    money = Money(100, "$€£")
-    stakes = _STAKES.search(re.sub(r"#\s*[\d-]+", "", body))
+    tourney = _TOURNEY.search(header)
+    if tourney is not None:
+        # tournament chips, written with the network's currency sign ("$6,679.00 in chips")
+        hand.game_type, hand.tournament_id = "tournament", next(t for t in tourney.groups() if t)
+        hand.currency, hand.unit_scale = "CHIPS", 1
+    money = Money(hand.unit_scale, "$€£")
+    if tourney is None:
+        stakes = _STAKES.search(re.sub(r"#\s*[\d-]+", "", body))
+    else:  # a tournament header's dates ("11/02/2011") and buy-ins are no stakes
+        stakes = _STAKES.search(_DATES.sub("", re.sub(r"#\s*[\d-]+", "", body.split("(Tournament:")[0])))
+        if stakes is None:
+            return  # Merge and iPoker write none: the blinds as posted (_build)
     if stakes is None:
         raise ParseError("no stakes in the header")
     hand.sb, hand.bb = money(stakes["sb"]), money(stakes["bb"])
@@ -222,7 +242,7 @@ def _game(hand: Hand, header: str, text: str) -> None:
 
 
 def _read(hand: Hand, lines: list[str], site: str) -> _Read:
-    money = Money(100, "$€£")
+    money = Money(hand.unit_scale, "$€£")
     events: list[_Event] = []
     boards = ""
     hole: list[tuple[str, str, Provenance]] = []
@@ -361,7 +381,7 @@ def _build(read: _Read, added: bool, call_added: bool) -> tuple[Hand, int]:
     hand = new_hand(site=src.site, hand_no=src.site_hand_no, fmt=src.format, source_file=src.source_file,
                     offset=src.byte_offset, length=src.byte_length)
     for slot in ("variant", "betting", "table_name", "sb", "bb", "currency", "unit_scale", "started_at",
-                 "max_seats", "button_seat", "hero"):
+                 "max_seats", "button_seat", "hero", "game_type", "tournament_id"):
         setattr(hand, slot, getattr(src, slot))
     hand.seats = list(src.seats)
     seated = {s.player for s in hand.seats}
@@ -372,7 +392,10 @@ def _build(read: _Read, added: bool, call_added: bool) -> tuple[Hand, int]:
             raise ParseError(f"action by a player not in the seat list: {ev.player!r}")
         b.new_street(ev.street)
         p, amt = ev.player, ev.amount
-        if ev.verb == "sb":
+        if ev.verb == "ante":
+            hand.ante = hand.ante or amt
+            b.post(p, Kind.POST_ANTE, amt, ev.all_in)
+        elif ev.verb == "sb":
             b.post(p, Kind.POST_SB, amt, ev.all_in)
         elif ev.verb in ("bb", "live") and not (amt > hand.bb > 0 and not ev.all_in):
             b.post(p, Kind.POST_BB, amt, ev.all_in)
@@ -447,7 +470,27 @@ def _build(read: _Read, added: bool, call_added: bool) -> tuple[Hand, int]:
         b.board(1, read.boards)
     hand.site_total_pot = read.total
     hand.site_rake = read.rake
+    if src.site == "merge" and hand.game_type == "tournament":
+        _stacks_before_posts(hand)
+    if not hand.bb:  # a tournament header without stakes: the blinds as posted
+        hand.sb = next((a.amount or 0 for a in hand.actions if a.kind is Kind.POST_SB), 0)
+        hand.bb = next((a.amount or 0 for a in hand.actions if a.kind is Kind.POST_BB), 0)
+        if not hand.bb:
+            raise ParseError("no stakes in the header and no big blind posted")
     return b.finish(), bad
+
+
+def _stacks_before_posts(hand: Hand) -> None:
+    """PokerTracker's Merge tournament export writes each seat's chips *after* his ante and blind.
+
+    Every next hand of the same tournament in the real file agrees only with this reading (the
+    written stack plus the posts, plus the hand's net, is the next written stack plus its posts).
+    """
+    posted: dict[str, int] = {}
+    for a in hand.actions:
+        if a.kind in POSTS:
+            posted[a.player] = posted.get(a.player, 0) + a.contribution
+    hand.seats = [s._replace(stack=s.stack + posted.get(s.player, 0)) for s in hand.seats]
 
 
 def _derive_return(b: HandBuilder, total: int) -> None:

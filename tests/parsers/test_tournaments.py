@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, fulltilt
+from parsers.formats import bovada, fulltilt, pokertracker
 from parsers.model import Kind
 from tests.conftest import SHARED
 
-from ._site_helpers import awards, hand_from, kinds, not_ok, parse_all, put_in
+from ._site_helpers import awards, hand_from, kinds, net_of, not_ok, parse_all, put_in
 
 TOUR = SHARED / "data" / "tournaments" / "fpdb3_regression" / "regression-test-files" / "tour"
 
@@ -116,3 +116,62 @@ def test_fulltilt_matrix_and_rush_tournaments() -> None:
     (rush,) = parse_all(fulltilt.FORMAT, [rush_file])[0]
     assert (rush.tournament_id, rush.max_seats, rush.site_total_pot) == ("247042894", 9, 825)
     assert awards(rush) == [("Player6", 825, 0, 1)]
+
+
+# -- PokerTracker re-exports of Everest, Merge, iPoker and MicroGaming tournaments ------------------
+def test_pokertracker_tournaments_parse_and_reconcile() -> None:
+    counts, reasons, hands = _per_file(pokertracker.FORMAT, tour("PokerTracker"))
+    assert counts == {
+        "LHE-EUR-SNG-201111.Everest.txt": (67, 0),
+        "NLHE-2max-USD-0-STT-201307.Microgaming.allin.blind.txt": (1, 0),
+        "NLHE-9max-USD-MTT-16.50-201307.Microgaming.antes.txt": (1, 0),
+        "NLHE-MTT-EUR-22.25-22.25-202104.KO.iPoker.txt": (1, 0),
+        "NLHE-USD-SNG-2-201111.Merge.txt": (17, 0),
+    }
+    assert not_ok(hands) == {}
+    assert {(h.game_type, h.currency, h.unit_scale) for h in hands} == {("tournament", "CHIPS", 1)}
+    assert {h.site: h.tournament_id for h in hands if h.site != "microgaming"} == {
+        "everest": "49630157",
+        "ipoker": "705016870",
+        "merge": "42912843",  # the file's last tournament (its first is 42862423)
+    }
+
+
+def test_pokertracker_ante_spellings() -> None:
+    folder = tour("PokerTracker", "Flop")
+    # Everest "Player0 posts the ante of $20.00" ($ signs on tournament chips)
+    ev = hand_from(pokertracker.FORMAT, folder / "LHE-EUR-SNG-201111.Everest.txt", "7164350869")
+    assert (ev.sb, ev.bb, ev.ante, ev.betting) == (200, 400, 20, "FL")
+    assert [p for p, _, _ in kinds(ev, Kind.POST_ANTE)] == ["Player0", "Player3", "Player6", "Player4"]
+    assert put_in(ev) == {"Player0": 20, "Player3": 120, "Player6": 220, "Player4": 220}
+    assert awards(ev) == [("Player4", 580, 0, 1)]
+    # MicroGaming "Player0 posted ante - 20.00"
+    (mg,) = parse_all(pokertracker.FORMAT, [folder / "NLHE-9max-USD-MTT-16.50-201307.Microgaming.antes.txt"])[0]
+    assert (mg.tournament_id, mg.sb, mg.bb, mg.ante) == ("10124058", 100, 200, 20)
+    assert kinds(mg, Kind.POST_ANTE)[0] == ("Player0", 20, 20)
+    # iPoker: no stakes in the header ("Table Event#197 10.000€ Master PKO, 705016870, 703707441"):
+    # the blinds as posted ("Hero: Post SB €400.00", "r3ven4nt: Post BB €800.00")
+    (ip,) = parse_all(pokertracker.FORMAT, [folder / "NLHE-MTT-EUR-22.25-22.25-202104.KO.iPoker.txt"])[0]
+    assert (ip.sb, ip.bb, ip.ante, ip.site_total_pot) == (400, 800, 100, 38410)
+    assert awards(ip) == [("r3ven4nt", 38410, 0, 1)]
+
+
+def test_pokertracker_merge_tournament_stacks_are_written_after_the_posts() -> None:
+    """"Player2 ($1,275.00 in chips)", "Player2: Post Ante $25.00", "Post SB $125.00", then
+    "Allin $1,275.00" (chips added) and a split pot of 1,513 + 1,512 = 3,025: he had 1,425 before
+    posting. Every next hand of the file's two tournaments agrees: the stack as written plus the
+    posts, plus the hand's net, is the next hand's stack as written plus its posts."""
+    path = tour("PokerTracker", "Flop", "NLHE-USD-SNG-2-201111.Merge.txt")
+    hands = parse_all(pokertracker.FORMAT, [path])[0]
+    first = hands[0]
+    assert {s.player: s.stack for s in first.seats}["Player2"] == 1425
+    assert put_in(first)["Player2"] == 1425 and awards(first) == [("Player0", 1512, 0, 1), ("Player2", 1513, 0, 1)]
+    chained = 0
+    for a, b in zip(hands, hands[1:], strict=False):
+        if a.tournament_id != b.tournament_id:
+            continue
+        after = {s.player: s.stack + net_of(a)[s.player] for s in a.seats}
+        for s in b.seats:
+            assert after[s.player] == s.stack, (b.site_hand_no, s.player)
+            chained += 1
+    assert chained == 9 * 8 + 2 * 7  # eight 9-handed pairs, seven heads-up pairs
