@@ -8,6 +8,7 @@ and that every parsed hand reconciles with the site's own totals.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -120,7 +121,7 @@ def test_fulltilt_matrix_and_rush_tournaments() -> None:
 
 # -- PokerTracker re-exports of Everest, Merge, iPoker and MicroGaming tournaments ------------------
 def test_pokertracker_tournaments_parse_and_reconcile() -> None:
-    counts, reasons, hands = _per_file(pokertracker.FORMAT, tour("PokerTracker"))
+    counts, _, hands = _per_file(pokertracker.FORMAT, tour("PokerTracker"))
     assert counts == {
         "LHE-EUR-SNG-201111.Everest.txt": (67, 0),
         "NLHE-2max-USD-0-STT-201307.Microgaming.allin.blind.txt": (1, 0),
@@ -157,7 +158,7 @@ def test_pokertracker_ante_spellings() -> None:
 
 
 def test_pokertracker_merge_tournament_stacks_are_written_after_the_posts() -> None:
-    """"Player2 ($1,275.00 in chips)", "Player2: Post Ante $25.00", "Post SB $125.00", then
+    """Seat "Player2 ($1,275.00 in chips)", "Player2: Post Ante $25.00", "Post SB $125.00", then
     "Allin $1,275.00" (chips added) and a split pot of 1,513 + 1,512 = 3,025: he had 1,425 before
     posting. Every next hand of the file's two tournaments agrees: the stack as written plus the
     posts, plus the hand's net, is the next hand's stack as written plus its posts."""
@@ -167,7 +168,7 @@ def test_pokertracker_merge_tournament_stacks_are_written_after_the_posts() -> N
     assert {s.player: s.stack for s in first.seats}["Player2"] == 1425
     assert put_in(first)["Player2"] == 1425 and awards(first) == [("Player0", 1512, 0, 1), ("Player2", 1513, 0, 1)]
     chained = 0
-    for a, b in zip(hands, hands[1:], strict=False):
+    for a, b in pairwise(hands):
         if a.tournament_id != b.tournament_id:
             continue
         after = {s.player: s.stack + net_of(a)[s.player] for s in a.seats}
