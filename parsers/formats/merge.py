@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from parsers.base import TextHandFormat, read_guarded
 from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
-from parsers.model import Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.model import POSTS, Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street
 from parsers.reading import Block, iter_blocks, iter_lines
 
 _DESCRIPTION = re.compile(r'^\ufeff?\s*<description type="(?P<type>[^"]*)" stakes="(?P<stakes>[^"]*)"')
@@ -26,12 +26,18 @@ _GAME = re.compile(r'^\ufeff?\s*<game id="')
 _STAKES = re.compile(
     r"^(?P<limit>No Limit|Pot Limit|Limit|Half Pot Limit) \(?\$?(?P<sb>[\d.,]+)/\$?(?P<bb>[\d.,]+)\)?$"
 )
+#: tournament descriptions: 'type="Holdem Tournament" stakes="No Limit"' (the blinds as posted) or
+#: 'stakes="No Limit Level 4 Blinds 40/80"' (2015, version 2.1)
+_TOURNAMENT_STAKES = re.compile(
+    r"^(?P<limit>No Limit|Pot Limit|Limit|Half Pot Limit)(?: Level (?P<level>\d+))?"
+    r"(?: Blinds (?P<sb>[\d.,]+)/(?P<bb>[\d.,]+))?$"
+)
 _GAMES = {"Holdem": "holdem", "Omaha": "omaha", "Omaha H/L8": "omaha_hilo"}
 _LIMITS = {"No Limit": "NL", "Pot Limit": "PL", "Limit": "FL"}
 _ROUNDS = {"PREFLOP": Street.PREFLOP, "POSTFLOP": Street.FLOP, "POSTTURN": Street.TURN,
            "POSTRIVER": Street.RIVER, "SHOWDOWN": Street.SHOWDOWN}
 _END_ROUNDS = ("END_OF_GAME", "END_OF_FOLDED_GAME")
-_QUIET = {"CHAT", "LEAVE", "DISCONNECTED", "RECONNECTED", "SHOW", "MUCK", "RABBIT"}
+_QUIET = {"CHAT", "LEAVE", "DISCONNECTED", "RECONNECTED", "SHOW", "MUCK", "RABBIT", "PLAYER_OUT"}
 
 
 class MergeFormat(TextHandFormat):
@@ -48,11 +54,12 @@ class MergeFormat(TextHandFormat):
 
     def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
         source = str(path)
-        description: tuple[str, str] | None = None
+        description: tuple[str, str, str] | None = None
         for block in iter_blocks(iter_lines(path), self.is_start):
             d = _DESCRIPTION.match(block.lines[0])
             if d is not None:
-                description = (d["type"], d["stakes"])
+                version = re.search(r'\bversion="([^"]*)"', block.lines[0])
+                description = (d["type"], d["stakes"], version.group(1) if version else "")
                 rest = [ln for ln in block.lines[1:] if ln.strip()]
                 if rest:
                     yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
@@ -65,7 +72,7 @@ class MergeFormat(TextHandFormat):
         raise ParseError("Merge games need their <description>: use parse()")
 
 
-def _best_reading(block: Block, source_file: str, description: tuple[str, str] | None) -> Hand | None:
+def _best_reading(block: Block, source_file: str, description: tuple[str, str, str] | None) -> Hand | None:
     """Merge's RAISE amount is the chips added in some exports and the street total in others.
 
     Both readings are built; the one under which every CALL brings the caller exactly level
@@ -108,7 +115,7 @@ def _inconsistent_calls(hand: Hand) -> int:
     return bad
 
 
-def _parse(block: Block, source_file: str, description: tuple[str, str], *, raise_added: bool) -> Hand | None:
+def _parse(block: Block, source_file: str, description: tuple[str, str, str], *, raise_added: bool) -> Hand | None:
     text = "\n".join(block.lines).strip().lstrip("\ufeff")
     if "</game>" not in text:
         raise ParseError("truncated hand: no </game>")
@@ -116,10 +123,13 @@ def _parse(block: Block, source_file: str, description: tuple[str, str], *, rais
         game = ET.fromstring(text[: text.rindex("</game>") + len("</game>")])
     except ET.ParseError as exc:
         raise ParseError(f"unreadable XML: {exc}") from None
-    kind, stakes = description
+    kind, stakes, version = description
+    tournament = kind.endswith(" Tournament")
+    if tournament:
+        kind = kind.removesuffix(" Tournament")
     if kind not in _GAMES:
-        raise ParseError(f"unsupported variant: {kind}")
-    s = _STAKES.match(stakes)
+        raise ParseError(f"unsupported variant: {description[0]}")
+    s = (_TOURNAMENT_STAKES if tournament else _STAKES).match(stakes)
     if s is None or s["limit"] not in _LIMITS:
         raise ParseError(f"no betting structure in {stakes!r}")
     hand = new_hand(site="merge", hand_no=game.get("id", ""), fmt="merge", source_file=source_file,
@@ -128,9 +138,17 @@ def _parse(block: Block, source_file: str, description: tuple[str, str], *, rais
         raise ParseError("game without an id")
     hand.variant, hand.betting = _GAMES[kind], _LIMITS[s["limit"]]
     hand.currency = "USD" if game.get("realmoney") == "true" else "PLAY"
-    money = Money(hand.unit_scale)
     data = (game.get("data") or "").split("|")
     hand.table_name = data[1] if len(data) > 1 else ""
+    if tournament:
+        # data="20150302|Nightly Nine $11 - $15K Gtd [Deep] (81601090-1)|81601090-1|81685504-28|true":
+        # the third field is the tournament id and its table; balances are chips ("$1725.00")
+        hand.game_type, hand.currency, hand.unit_scale = "tournament", "CHIPS", 1
+        hand.tournament_id = data[2].split("-")[0] if len(data) > 2 and data[2] else None
+        hand.tournament_level = s["level"]
+        if not hand.tournament_id:
+            raise ParseError("tournament game without a tournament id in its data attribute")
+    money = Money(hand.unit_scale)
     if game.find("round[@id='GAME_CANCELLED']") is not None:
         hand.cancelled = True
 
@@ -180,9 +198,26 @@ def _parse(block: Block, source_file: str, description: tuple[str, str], *, rais
             hand.sb = a.amount or 0
         elif a.kind is Kind.POST_BB and not hand.bb:
             hand.bb = a.amount or 0
-    if hand.betting != "FL":
+    if hand.betting != "FL" and s["bb"] is not None:
         hand.sb, hand.bb = hand.sb or money(s["sb"]), hand.bb or money(s["bb"])
+    if not hand.bb and not hand.cancelled:
+        raise ParseError(f"no blinds in {stakes!r} and none posted")
+    if tournament and not version:
+        _balances_before_posts(hand)
     return b.finish()
+
+
+def _balances_before_posts(hand: Hand) -> None:
+    """Tournament games under a description with no version write each balance *after* the
+    player's blinds and antes: in the real 2012 export every next hand of a table agrees only
+    with this reading (balance + posts + the hand's net = the next balance + its posts), and
+    all-ins are for the balance plus the blind. The 2015 "version 2.1" exports write it before.
+    """
+    posted: dict[str, int] = {}
+    for a in hand.actions:
+        if a.kind in POSTS:
+            posted[a.player] = posted.get(a.player, 0) + a.contribution
+    hand.seats = [s._replace(stack=s.stack + posted.get(s.player, 0)) for s in hand.seats]
 
 
 def _event(el: ET.Element, who: object, b: HandBuilder, money: Money, raise_added: bool) -> None:

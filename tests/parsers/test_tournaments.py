@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, fulltilt, pokertracker
+from parsers.formats import bovada, fulltilt, merge, pokertracker
 from parsers.model import Kind
 from tests.conftest import SHARED
 
-from ._site_helpers import awards, hand_from, kinds, net_of, not_ok, parse_all, put_in
+from ._site_helpers import EXPECTED_SUFFIXES, awards, hand_from, kinds, net_of, not_ok, parse_all, put_in
 
 TOUR = SHARED / "data" / "tournaments" / "fpdb3_regression" / "regression-test-files" / "tour"
 
@@ -36,7 +36,7 @@ def _per_file(fmt: HandFormat, folder: Path) -> tuple[dict[str, tuple[int, int]]
     counts: dict[str, tuple[int, int]] = {}
     reasons: Counter[str] = Counter()
     every = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.endswith(EXPECTED_SUFFIXES)):
         hands, quarantined = parse_all(fmt, [path])
         counts[path.name] = (len(hands), len(quarantined))
         reasons.update(q.reason.split(": ", 1)[-1] if q.reason.startswith("line ") else q.reason for q in quarantined)
@@ -176,3 +176,47 @@ def test_pokertracker_merge_tournament_stacks_are_written_after_the_posts() -> N
             assert after[s.player] == s.stack, (b.site_hand_no, s.player)
             chained += 1
     assert chained == 9 * 8 + 2 * 7  # eight 9-handed pairs, seven heads-up pairs
+
+
+# -- Merge XML ------------------------------------------------------------------------------------
+def test_merge_tournaments_parse_and_reconcile() -> None:
+    counts, reasons, hands = _per_file(merge.FORMAT, tour("Merge"))
+    assert counts["NLHE-USD-STT-201202.exported.txt"] == (21, 0)  # 20 tournament games, 1 cash
+    assert counts["NLHE-USD-11-MTT-201503.v.2.1.txt"] == (9, 0)
+    assert counts["NLHE-Freeroll-MTT-201108.allin.raiseTo.fix.txt"] == (1, 0)
+    assert counts["PLO-USD-HUSNG-0.10-0.20-20110428.txt"] == (1, 0)
+    # a folded hand with no <winner> row at all; HORSE is not modelled
+    assert reasons == Counter({"unsupported variant: HORSE Tournament": 28, "truncated hand: no winner written": 1})
+    assert not_ok(hands) == {}
+    assert sum(h.game_type == "tournament" for h in hands) == 31
+    # 'stakes="No Limit Level 4 Blinds 40/80" version="2.1"', data="...|81601090-1|81685504-28|true"
+    v21 = hand_from(merge.FORMAT, tour("Merge", "Flop", "NLHE-USD-11-MTT-201503.v.2.1.txt"), "81685504-28")
+    assert (v21.tournament_id, v21.tournament_level, v21.sb, v21.bb, v21.currency) == ("81601090", "4", 40, 80, "CHIPS")
+    assert awards(v21) == [("Player5", 280, 0, 1)]
+    assert {s.player: s.stack for s in v21.seats}["Player0"] == 4460  # as written ("$4460.00")
+
+
+def test_merge_tournament_balances_before_version_2_1_are_after_the_blinds() -> None:
+    """'<player seat="1" nickname="Player3" balance="$1125.00">', BIG_BLIND 100.00, ALL_IN 1125.00
+    (chips added) and two winners of 1,225: he had 1,225 before the blind. The heads-up sit & go
+    starts both players at 1,500: balances 1,725 + 1,225 after this reading sum to 3,000, and the
+    2011 heads-up Omaha hand's 1,490 and 1,480 (after 10 and 20) are 1,500 each."""
+    exported = tour("Merge", "Flop", "NLHE-USD-STT-201202.exported.txt")
+    first = hand_from(merge.FORMAT, exported, "50104125-26")
+    assert {s.player: s.stack for s in first.seats} == {"Player2": 1775, "Player3": 1225}
+    assert put_in(first) == {"Player2": 1225, "Player3": 1225}
+    assert awards(first) == [("Player2", 1225, 0, 1), ("Player3", 1225, 0, 1)]
+    (plo,) = parse_all(merge.FORMAT, [tour("Merge", "Flop", "PLO-USD-HUSNG-0.10-0.20-20110428.txt")])[0]
+    assert (plo.variant, plo.betting, plo.tournament_id) == ("omaha", "PL", "33777296")
+    assert [s.stack for s in plo.seats] == [1500, 1500]
+    # the next hand of a table starts from the last one's balance plus its net
+    by_no = {h.site_hand_no: h for h in parse_all(merge.FORMAT, [exported])[0] if h.game_type == "tournament"}
+    chained = 0
+    for no, b in by_no.items():
+        game, _, n = no.rpartition("-")
+        a = by_no.get(f"{game}-{int(n) - 1}")
+        if a is not None:
+            after = {s.player: s.stack + net_of(a)[s.player] for s in a.seats}
+            assert {s.player: s.stack for s in b.seats} == after, no
+            chained += 1
+    assert chained == 9
