@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import ClassVar, NamedTuple
 
 from parsers.base import TextHandFormat
+from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import HandBuilder, Money, new_hand
 from parsers.model import POSTS, Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
@@ -472,6 +473,11 @@ def _build(read: _Read, added: bool, call_added: bool) -> tuple[Hand, int]:
     hand.site_rake = read.rake
     if src.site == "merge" and hand.game_type == "tournament":
         _stacks_before_posts(hand)
+    posted_bb = next((a.amount or 0 for a in hand.actions if a.kind is Kind.POST_BB and not a.all_in), 0)
+    if hand.betting == "FL" and hand.game_type == "tournament" and hand.sb and posted_bb == hand.sb:
+        # Everest's "Table 49630157-0 - 150/300 - Limit Hold'em" are the bet sizes: the big
+        # blind posted (150) is the small bet
+        fixed_limit_blinds(hand, hand.sb)
     if not hand.bb:  # a tournament header without stakes: the blinds as posted
         hand.sb = next((a.amount or 0 for a in hand.actions if a.kind is Kind.POST_SB), 0)
         hand.bb = next((a.amount or 0 for a in hand.actions if a.kind is Kind.POST_BB), 0)

@@ -142,7 +142,8 @@ def test_pokertracker_ante_spellings() -> None:
     folder = tour("PokerTracker", "Flop")
     # Everest "Player0 posts the ante of $20.00" ($ signs on tournament chips)
     ev = hand_from(pokertracker.FORMAT, folder / "LHE-EUR-SNG-201111.Everest.txt", "7164350869")
-    assert (ev.sb, ev.bb, ev.ante, ev.betting) == (200, 400, 20, "FL")
+    # "- 200/400 - Limit Hold'em" are the bet sizes: blinds 100/200 posted, the small bet 200
+    assert (ev.sb, ev.bb, ev.ante, ev.betting) == (100, 200, 20, "FL")
     assert [p for p, _, _ in kinds(ev, Kind.POST_ANTE)] == ["Player0", "Player3", "Player6", "Player4"]
     assert put_in(ev) == {"Player0": 20, "Player3": 120, "Player6": 220, "Player4": 220}
     assert awards(ev) == [("Player4", 580, 0, 1)]
