@@ -43,11 +43,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         out = out / f"evidence-{args.case_id}.zip"
     out.write_bytes(blob)
     problems = evidence.verify_bundle(blob, Path(args.source_root) if args.source_root else None)
-    if store is not None:
-        store.log_event(os.environ.get("USER", "cli"), "case.export", args.case_id, {"out": str(out)})
     import hashlib
 
-    print(f"{out}  sha256 {hashlib.sha256(blob).hexdigest()}  {len(blob):,} bytes")
+    digest = hashlib.sha256(blob).hexdigest()
+    if store is not None:  # the operator's shell account: the CLI has no dashboard login
+        store.log_access(f"cli:{os.environ.get('USER', 'unknown')}", "export", args.case_id,
+                         {"out": str(out), "sha256": digest})
+    print(f"{out}  sha256 {digest}  {len(blob):,} bytes")
     for p in problems:
         print(f"warning: {p}", file=sys.stderr)
     return 0
@@ -64,6 +66,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    """Become the Streamlit server (exec), so a SIGTERM or Ctrl-C to ``floorman serve`` reaches
+    Streamlit itself and no orphaned server is left behind."""
     env = dict(os.environ)
     if args.db:
         env["FLOORMAN_DB"] = str(Path(args.db).resolve())
@@ -77,7 +81,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "--server.port", str(args.port), "--server.address", args.address, "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
     ]
-    return subprocess.call(cmd, env=env, cwd=ROOT)
+    if os.name == "posix":
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.chdir(ROOT)
+        os.execve(sys.executable, cmd, env)  # does not return: this process is now Streamlit
+    return _run_forwarding_signals(cmd, env)
+
+
+def _run_forwarding_signals(cmd: list[str], env: dict[str, str]) -> int:
+    """Where exec cannot replace the process (Windows): run Streamlit as a child and pass our
+    SIGTERM/SIGINT on to it, then wait for it to stop."""
+    import signal
+
+    child = subprocess.Popen(cmd, env=env, cwd=ROOT)
+
+    def forward(signum: int, _frame: object) -> None:
+        child.send_signal(signum)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, forward)
+    return child.wait()
 
 
 def cmd_users_add(args: argparse.Namespace) -> int:

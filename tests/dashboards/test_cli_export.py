@@ -32,3 +32,24 @@ def test_users_add(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FLOORMAN_NEW_PASSWORD", "pw-123456")
     assert main(["users", "add", "rita", "--role", "reviewer", "--users", str(f)]) == 0
     assert authenticate(f, "rita", "pw-123456") == User("rita", "reviewer")
+
+
+def test_cli_export_goes_to_the_access_log(snapshot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboards.review_store import ReviewStore
+
+    store = ReviewStore(tmp_path / "review.sqlite")
+    monkeypatch.setenv("USER", "ops")
+    assert main(["export", "F-chip-001", "--db", str(snapshot), "--out", str(tmp_path), "--review-db",
+                 str(store.path)]) == 0
+    [entry] = store.access_log("F-chip-001")
+    assert (entry["actor"], entry["action"]) == ("cli:ops", "export")
+    assert store.audit_log("F-chip-001") == []
+
+
+def test_users_add_writes_argon2id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboards.auth import load_users
+
+    f = tmp_path / "users.json"
+    monkeypatch.setenv("FLOORMAN_NEW_PASSWORD", "pw-123456")
+    assert main(["users", "add", "nina", "--role", "viewer", "--users", str(f)]) == 0
+    assert load_users(f)["nina"]["hash"].startswith("$argon2id$")
