@@ -2,18 +2,22 @@
 
 Subcommands live with their area: this module defines ``ingest`` and ``merge`` and then imports
 every ``pipelines/cli_*.py`` module, each of which adds its own subcommands through
-``register(subparsers)``.
+``register(subparsers)``. Ctrl-C ends any command with one line, ``interrupted``, and exit code
+130 (128 + SIGINT, as shells report it), not a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import json
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from warehouse.ingest import (
     OTHER_SPECIFICS,
@@ -28,6 +32,10 @@ from warehouse.ingest import (
 SPECIFICS_SHOWN = 5
 #: characters of a specific shown on its line
 SPECIFIC_WIDTH = 110
+#: exit code after Ctrl-C
+EXIT_INTERRUPTED = 130
+#: what Dagster raises inside a run on SIGINT (matched by name: this module does not import Dagster)
+DAGSTER_INTERRUPT = "DagsterExecutionInterruptedError"
 
 
 def _print_ingest_summary(summary: IngestSummary) -> None:
@@ -151,8 +159,65 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    def run() -> int:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args) or 0)
+
+    return interruptible(run)
+
+
+def interruptible(run: Callable[[], int]) -> int:
+    """``run()``, but Ctrl-C prints ``interrupted`` and returns 130 instead of a traceback."""
+    try:
+        with _without_dagster_interrupt_logs():
+            return run()
+    except BaseException as exc:
+        if not is_interrupt(exc):
+            raise
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def is_interrupt(exc: BaseException | None) -> bool:
+    """A KeyboardInterrupt, or Dagster's stand-in for one, anywhere in the exception's chain."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt) or type(exc).__name__ == DAGSTER_INTERRUPT:
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+class _DropInterruptRecords(io.TextIOBase):
+    """stderr, minus Dagster's log records about an interruption: on Ctrl-C a run logs a
+    STEP_FAILURE and a RUN_FAILURE, each with a stack trace, which say nothing but "you pressed
+    Ctrl-C". Dagster's console handler writes each record with one ``write`` to whatever
+    ``sys.stderr`` is at that moment, so those records are recognised whole and dropped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if DAGSTER_INTERRUPT in text:
+            return len(text)
+        return self._stream.write(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _without_dagster_interrupt_logs() -> Iterator[None]:
+    saved = sys.stderr
+    sys.stderr = _DropInterruptRecords(saved)
+    try:
+        yield
+    finally:
+        sys.stderr = saved
 
 
 if __name__ == "__main__":

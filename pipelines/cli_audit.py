@@ -6,6 +6,42 @@ import argparse
 import json
 from typing import Any
 
+#: characters of a check's detail shown on its CHECK FAILED line
+DETAIL_WIDTH = 160
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def check_assets() -> dict[str, str]:
+    """Check name -> the asset it checks, from the audit assets' check specs."""
+    from pipelines.defs.audit import night_assets, partition_assets
+
+    return {spec.name: spec.asset_key.to_user_string()
+            for a in (*partition_assets, *night_assets) for spec in a.check_specs}
+
+
+def failed_check_line(check: dict[str, Any], assets: dict[str, str] | None = None) -> str:
+    """One plain line per failed check, e.g. ``CHECK FAILED partition_hands parse_rate: 97.1% < 99.5%
+    (partition 2026-11-30)``; report names carry the partition as ``name[partition]``."""
+    assets = check_assets() if assets is None else assets
+    name, _, partition = str(check["name"]).partition("[")
+    partition = partition.rstrip("]")
+    asset = assets.get(name, "audit")
+    where = f" (partition {partition})" if partition and partition != "night" else ""
+    return f"CHECK FAILED {asset} {name}: {_short_detail(name, check)}{where}"
+
+
+def _short_detail(name: str, check: dict[str, Any]) -> str:
+    """The measured value against its threshold where the check records them, else its detail."""
+    meta = check.get("metadata") or {}
+    if name == "parse_rate" and isinstance(meta.get("parse_rate"), int | float):
+        from pipelines.steps import MIN_PARSE_RATE
+
+        return f"{meta['parse_rate']:.1%} < {MIN_PARSE_RATE:.1%}"
+    if name == "error_violations_per_table" and "error_violations" in meta:
+        return f"{meta['error_violations']} error-level violations at {meta.get('tables_with_errors')} tables"
+    detail = " ".join(str(check.get("detail", "")).split())
+    return detail if len(detail) <= DETAIL_WIDTH else detail[: DETAIL_WIDTH - 1] + "…"
+
 
 def print_report(report: dict[str, Any], timings: dict[str, float] | None = None) -> None:
     """The closing summary a floor manager reads in the terminal."""
@@ -23,7 +59,7 @@ def print_report(report: dict[str, Any], timings: dict[str, float] | None = None
     failed = [c for c in report.get("checks", []) if not c.get("passed")]
     print(f"  checks: {len(report.get('checks', [])) - len(failed)} passed, {len(failed)} failed")
     for c in failed:
-        print(f"    FAILED {c['name']}: {c['detail']}")
+        print("    " + failed_check_line(c))
     for step, secs in (timings or {}).items():
         print(f"  {step}: {secs:.1f} s")
 
@@ -32,7 +68,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from pipelines.audit import run_audit
 
     result = run_audit(args.paths, args.db, work=args.work, partition=args.partition,
-                       rulebook=args.rulebook or "", workers=args.workers, shards=args.shards)
+                       rulebook=args.rulebook or "", workers=args.workers, shards=args.shards,
+                       log_level=args.log_level)
     if args.json:
         print(json.dumps({**result.report, "snapshot": str(result.snapshot), "seconds": round(result.seconds, 2),
                           "timings": result.timings}, sort_keys=True, default=str))
@@ -52,5 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--rulebook", help="override the rulebook profile for every hand")
     p.add_argument("--workers", type=int, default=1, help="build partitions in this many processes")
     p.add_argument("--shards", type=int, default=1, help="split each day's files into this many partitions")
+    p.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS,
+                   help="Dagster console log level (default INFO; DEBUG shows every step event)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_audit)

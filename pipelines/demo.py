@@ -5,6 +5,9 @@
 2. Run the nightly audit in-process (the same Dagster assets as the schedule).
 3. Print the run report and how the detectors scored against the simulator's truth.
 4. Create demo users and serve the dashboard on the published snapshot (skipped with --no-serve).
+
+Dagster logs at INFO (``--log-level DEBUG`` for every step event); failed checks are printed as
+``CHECK FAILED <asset> <check>: ...`` lines in the run summary.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import os
 from pathlib import Path
 
 from pipelines.audit import default_partition, run_audit
-from pipelines.cli_audit import print_report
+from pipelines.cli_audit import LOG_LEVELS, print_report
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_HANDS = Path(os.environ.get("FLOORMAN_SHARED", ROOT.parent / "shared")) / "data" / "hands"
@@ -26,10 +29,13 @@ def simulate_night(out: Path, truth: Path, hands: int, seed: int) -> None:
     if truth.exists() and any(out.rglob("*.txt")):
         print(f"simulated night already at {out} (delete it to regenerate)")
         return
+    from pipelines.cli import EXIT_INTERRUPTED
     from pipelines.cli import main as floorman
 
     code = floorman(["simulate", "--hands", str(hands), "--seed", str(seed), "--out", str(out),
                      "--truth", str(truth), "--operator-mode"])
+    if code == EXIT_INTERRUPTED:
+        raise SystemExit(code)  # Ctrl-C: the CLI has already said "interrupted"
     if code:
         raise SystemExit(f"simulation failed with exit code {code}")
 
@@ -41,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--port", type=int, default=8501)
     parser.add_argument("--no-serve", action="store_true", help="stop after the audit (CI, scripts)")
+    parser.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS,
+                        help="Dagster console log level (DEBUG shows every step event)")
     args = parser.parse_args(argv)
 
     base = Path(args.dir)
@@ -58,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     db = base / "warehouse.duckdb"
     print("== 2. nightly audit (ingest, rule check, detect, report, publish)")
-    result = run_audit(inputs, db, work=base / "work", partition=night)
+    result = run_audit(inputs, db, work=base / "work", partition=night, log_level=args.log_level)
     print_report(result.report, result.timings)
 
     print("== 3. detectors against the simulator's truth")
@@ -88,4 +96,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from pipelines.cli import interruptible
+
+    raise SystemExit(interruptible(main))  # Ctrl-C: one line and exit 130, as in the CLI
