@@ -152,7 +152,8 @@ def _run_fanout(
     # the multiprocess executor needs a persistent (not ephemeral) instance
     with (
         _one_thread_per_worker(workers),
-        DagsterInstance.local_temp() as instance,
+        # the workers' own step events go through the instance's log level, not the run config's
+        DagsterInstance.local_temp(overrides={"python_logs": {"python_log_level": log_level.upper()}}) as instance,
         execute_job(reconstructable(fanout_job), instance=instance, run_config=run_config) as result,
     ):
         if not result.success:

@@ -13,8 +13,11 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import pkgutil
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -36,6 +39,8 @@ SPECIFIC_WIDTH = 110
 EXIT_INTERRUPTED = 130
 #: what Dagster raises inside a run on SIGINT (matched by name: this module does not import Dagster)
 DAGSTER_INTERRUPT = "DagsterExecutionInterruptedError"
+#: how every line of Dagster's console logger starts after its timestamp
+DAGSTER_RECORD = " - dagster - "
 
 
 def _print_ingest_summary(summary: IngestSummary) -> None:
@@ -168,14 +173,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def interruptible(run: Callable[[], int]) -> int:
     """``run()``, but Ctrl-C prints ``interrupted`` and returns 130 instead of a traceback."""
-    try:
-        with _without_dagster_interrupt_logs():
-            return run()
-    except BaseException as exc:
-        if not is_interrupt(exc):
-            raise
-        print("interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    with _InterruptWatch() as watch:
+        try:
+            with _without_dagster_interrupt_logs(watch):
+                return run()
+        except BaseException as exc:
+            if not (is_interrupt(exc) or watch.seen()):
+                raise
+            print("interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
 
 
 def is_interrupt(exc: BaseException | None) -> bool:
@@ -189,17 +195,51 @@ def is_interrupt(exc: BaseException | None) -> bool:
     return False
 
 
+class _InterruptWatch:
+    """Notices a SIGINT even while Dagster's own handler is installed (the multiprocess executor
+    turns one into a plain failed run): the interpreter writes each signal's number to the wakeup
+    fd before any Python-level handler runs. Main thread only; elsewhere it never reports one."""
+
+    def __init__(self) -> None:
+        self._fds: tuple[int, int] | None = None
+        self._old = -1
+        self._seen = False
+
+    def __enter__(self) -> _InterruptWatch:
+        if threading.current_thread() is threading.main_thread():
+            r, w = os.pipe()
+            os.set_blocking(r, False)
+            os.set_blocking(w, False)
+            self._fds = (r, w)
+            self._old = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        return self
+
+    def seen(self) -> bool:
+        if not self._seen and self._fds is not None:
+            with contextlib.suppress(BlockingIOError):
+                self._seen = signal.SIGINT in os.read(self._fds[0], 4096)
+        return self._seen
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fds is not None:
+            signal.set_wakeup_fd(self._old)
+            for fd in self._fds:
+                os.close(fd)
+
+
 class _DropInterruptRecords(io.TextIOBase):
     """stderr, minus Dagster's log records about an interruption: on Ctrl-C a run logs a
     STEP_FAILURE and a RUN_FAILURE, each with a stack trace, which say nothing but "you pressed
     Ctrl-C". Dagster's console handler writes each record with one ``write`` to whatever
-    ``sys.stderr`` is at that moment, so those records are recognised whole and dropped."""
+    ``sys.stderr`` is at that moment, so those records are recognised whole and dropped (and,
+    once a SIGINT has arrived, every further Dagster record)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, watch: _InterruptWatch) -> None:
         self._stream = stream
+        self._watch = watch
 
     def write(self, text: str) -> int:
-        if DAGSTER_INTERRUPT in text:
+        if DAGSTER_INTERRUPT in text or (DAGSTER_RECORD in text and self._watch.seen()):
             return len(text)
         return self._stream.write(text)
 
@@ -211,9 +251,9 @@ class _DropInterruptRecords(io.TextIOBase):
 
 
 @contextlib.contextmanager
-def _without_dagster_interrupt_logs() -> Iterator[None]:
+def _without_dagster_interrupt_logs(watch: _InterruptWatch) -> Iterator[None]:
     saved = sys.stderr
-    sys.stderr = _DropInterruptRecords(saved)
+    sys.stderr = _DropInterruptRecords(saved, watch)
     try:
         yield
     finally:

@@ -127,3 +127,20 @@ def test_sigint_during_a_real_dagster_run(tmp_path: Path) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     assert (proc.returncode, out, err) == (130, "", "interrupted\n")
+
+
+def test_sigint_swallowed_by_a_handler_still_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """Dagster's multiprocess executor catches SIGINT itself and just fails the run: still Ctrl-C."""
+
+    def run() -> int:
+        previous = signal.signal(signal.SIGINT, lambda *_: None)  # as Dagster's capture_interrupts does
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            sys.stderr.write("2026-12-01 - dagster - ERROR - Step finished without success or failure event.\n")
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        raise RuntimeError("the fan-out night failed")
+
+    assert cli.interruptible(run) == 130
+    assert capsys.readouterr().err == "interrupted\n"
