@@ -27,7 +27,7 @@ from detectors.calibrate import population_z
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
 
-MODEL_VERSION = "pair-hgb-1.4"
+MODEL_VERSION = "pair-hgb-2.0w"
 CLASSES = ("none", *FAMILIES)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
@@ -87,7 +87,7 @@ def design(u: pl.DataFrame, features: list[str], calibrated: bool) -> np.ndarray
 
 
 def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0,
-          calibrated: bool = True) -> PairModel:
+          calibrated: bool = False) -> PairModel:
     """Fit on unordered pair frames (one per room) carrying a ``family`` label column ('none' for
     honest pairs); a calibrated model standardises each room on its own before they are stacked."""
     feats = model_features()
@@ -107,6 +107,51 @@ def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], see
 
 def model_path(mode: str) -> Path:
     return MODEL_DIR / f"pair_model_{mode}.pkl"
+
+
+def model_paths(mode: str) -> list[Path]:
+    """The shipped models of a mode: ``pair_model_<mode>.pkl`` and every ``pair_model_<mode>_*.pkl``
+    beside it (models trained on other worlds), which ``load_many`` combines into one ensemble."""
+    return sorted(p for p in MODEL_DIR.glob(f"pair_model_{mode}*.pkl")
+                  if p.stem == f"pair_model_{mode}" or p.stem.startswith(f"pair_model_{mode}_"))
+
+
+@dataclass
+class PairEnsemble:
+    """Models trained on different worlds, combined: p_<family> is the mean of the members'
+    probabilities and p_pair the mean of their rank percentiles in the room.
+
+    Why ranks: each member's probabilities are calibrated on its own training worlds, not on
+    this room; a rank says only "more suspicious than that pair here", which every member means
+    the same way. On the independent generator's rooms the ensemble of the classic-night model and
+    the random-worlds model ranked colluding pairs better than either alone, in both modes."""
+
+    members: list[PairModel]
+    mode: str = "operator"
+
+    @property
+    def version(self) -> str:
+        return "ens(" + " + ".join(m.version for m in self.members) + ")"
+
+    @property
+    def trained_on(self) -> dict[str, Any]:
+        return {m.version: m.trained_on for m in self.members}
+
+    def predict(self, u: pl.DataFrame) -> pl.DataFrame:
+        outs = [m.predict(u) for m in self.members]
+        n = max(u.height, 1)
+        ranks = [o["p_pair"].rank("average").to_numpy() / n for o in outs]
+        cols = {f"p_{f}": np.mean([o[f"p_{f}"].to_numpy() for o in outs], axis=0) for f in FAMILIES}
+        cols["p_pair"] = np.mean(ranks, axis=0)
+        return u.with_columns([pl.Series(k, v) for k, v in cols.items()])
+
+
+def load_many(paths: list[Path], mode: str) -> PairModel | PairEnsemble | None:
+    """One model, an ensemble of several, or None when there is none (rule scores instead)."""
+    models = [m for m in (load(p) for p in paths) if m is not None]
+    if not models:
+        return None
+    return models[0] if len(models) == 1 else PairEnsemble(models, mode)
 
 
 def save(model: PairModel, path: Path) -> None:

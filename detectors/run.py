@@ -41,14 +41,14 @@ class Params:
     budget_per_1000_players: float | None = None  # ... or this many per 1,000 active players, if more
     budget_min: int = 10  # ... and never fewer than this
     ranking: str = "model"  # model | calibrated | blend (rank mean of the two); calibrated without a model
-    family_share_min: float = 0.25  # a flagged pair also gets a flag for each family with this share
+    family_share_min: float = 0.1  # a flagged pair also gets a flag for each family with this share
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
     high_min_rule: float = 2.0  # ... and its family's own behavioural contrast (rule score, z units)
     ring_edge: float = 0.0  # rings are cliques of flagged pairs (inside the budget) scoring at least this
     team_edge: float = 0.0  # flagged pairs of one family at least this strong join into a team flag
     anomaly_pct: float = 0.9995  # isolation-forest percentile that becomes an anomaly flag
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
-    model: str | None = None
+    model: str | None = None  # pair model file(s), comma-separated (default: every shipped model of the mode)
     evidence_model: str | None = None  # evidence ranker file (default: detectors/models, per mode; SQL order without)
     memory_limit: str = "4GB"  # DuckDB's own cap (the machine budget is 8 GB for the whole process)
     threads: int | None = None
@@ -65,7 +65,7 @@ class RunSummary:
     by_family: dict[str, int] = field(default_factory=dict)
     by_severity: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-    model: str | None = None
+    model: str | None = None  # pair model file(s), comma-separated (default: every shipped model of the mode)
 
 
 def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -114,10 +114,13 @@ def stable_order(u: pl.DataFrame) -> pl.DataFrame:
     return u.with_columns(cs.float().round(9)).sort("player_a", "player_b")
 
 
-def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, learn.PairModel | None]:
+Model = learn.PairModel | learn.PairEnsemble
+
+
+def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, Model | None]:
     """Add p_pair and p_<family> (model, else scaled rule scores) and the anomaly percentile."""
-    path = Path(params.model) if params.model else learn.model_path(params.mode)
-    model = learn.load(path)
+    paths = [Path(x) for x in params.model.split(",")] if params.model else learn.model_paths(params.mode)
+    model = learn.load_many(paths, params.mode)
     if model is not None and u.height:
         u = model.predict(u)
     else:
@@ -171,7 +174,7 @@ def stable_flag_id(mode: str, family: str, keys: list[str]) -> str:
 
 
 def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params, run_id: str,
-                model: learn.PairModel | None, players: int = 0) -> tuple[pl.DataFrame, pl.DataFrame]:
+                model: Model | None, players: int = 0) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Flag rows in the ``flags`` table shape for the pairs inside the budget (and rare anomalies),
     and the ranked pair frame (``rank``, ``flagged``) that ``pair_scores`` stores."""
     all_obs = sorted({c for cols in OBSERVED.values() for c in cols if c in u.columns})
