@@ -26,7 +26,7 @@ import duckdb
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from detectors import allin, features, learn, pairs, run, stats  # noqa: E402
+from detectors import allin, features, pairs, run, stats  # noqa: E402
 from detectors.families import rule_scores  # noqa: E402
 from detectors.run import Params, build_flags, score  # noqa: E402
 
@@ -143,14 +143,15 @@ def main() -> None:
     lap("pair contrasts + rule scores")
     u, model = score(u, params)
     lap("model + isolation forest")
-    flags = build_flags(con, u, params, "bench", model)
+    players = con.execute("SELECT count(DISTINCT pk) FROM k_hp").fetchone()
+    flags, _ = build_flags(con, u, params, "bench", model, int(players[0]) if players else 0)
     lap("flags + evidence + graph")
     total, cpu = time.perf_counter() - t0, time.process_time() - c0
     for name, secs, cpu_secs in stages:
         print(f"  {name:40s} {secs:7.1f} s wall {cpu_secs:7.1f} s cpu")
     print(f"total features+detectors: {total:.1f} s wall, {cpu:.1f} s cpu for {n:,} hands ({n / total:,.0f} hands/s), "
           f"{u.height:,} pairs, {flags.height} flags, peak RSS {peak_mb():,.0f} MB, threads {args.threads}, "
-          f"model {learn.MODEL_VERSION if model else 'none'}, load average {os.getloadavg()[0]:.1f}")
+          f"model {model.version if model else 'none'}, load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
