@@ -42,6 +42,7 @@ from pathlib import Path
 import polars as pl
 
 from parsers.base import TextHandFormat, guarded_parse
+from parsers.formats._stars_money import StarsMoney
 from parsers.formats._stars_quiet import IGNORED_LINES, IGNORED_PARTS, IGNORED_SUFFIXES, IGNORED_VERBS
 from parsers.formats.pokerstars_fast import UNSAFE_BYTES, UNSAFE_CHARS, parse_chunk
 from parsers.formats.pokerstars_header import HOLE_COUNT, START_RE, parse_header, parse_table
@@ -59,7 +60,6 @@ from parsers.model import (
     Seat,
     Street,
 )
-from parsers.money import to_units
 from parsers.reading import SNIFF_BYTES, Block, Line, _decode_line, detect_encoding, iter_blocks, iter_lines
 
 _SEAT_RE = re.compile(r"^Seat (\d+): (.+) \((.+?) in chips(?:, [^)]*)?\)(.*)$")
@@ -100,51 +100,6 @@ def _all_in(tail: str) -> bool:
     "has reached the $80 cap" (PokerStars: "Once that limit is reached, the player is treated as
     all-in"; no more chips, no more decisions, the board may be run twice)."""
     return "all-in" in tail or (tail.startswith("has reached the ") and tail.endswith(" cap"))
-
-
-#: amount text -> units, per scale: stakes and bet sizes repeat from hand to hand
-_CACHE_CENTS: dict[str, int] = {}
-_CACHE_CHIPS: dict[str, int] = {}
-
-
-class _Money:
-    """Amount text -> integer units for one hand (exact; a float in a chip game is refused)."""
-
-    __slots__ = ("cache", "scale")
-
-    def __init__(self, scale: int) -> None:
-        self.scale = scale
-        self.cache = _CACHE_CHIPS if scale == 1 else _CACHE_CENTS
-
-    def __call__(self, text: str, line_no: int) -> int:
-        value = self.cache.get(text)
-        if value is not None:
-            return value
-        value = self._convert(text, line_no)
-        if len(self.cache) > 100_000:
-            self.cache.clear()
-        self.cache[text] = value
-        return value
-
-    def _convert(self, text: str, line_no: int) -> int:
-        s = text.strip()
-        if s and not s[0].isdigit():
-            s = s[1:].lstrip()  # $, €, £, or a replacement char for an undecodable €
-        if s.isdigit():
-            return int(s) * self.scale
-        if self.scale == 1 and "." in s:
-            raise ParseError(
-                f"chip amount {text.strip()!r} written as a decimal: not PokerStars output "
-                "(third-party converter, e.g. VitamintK's Pluribus files)",
-                line_no,
-            )
-        whole, dot, frac = s.partition(".")
-        if dot and self.scale == 100 and whole.isdigit() and frac.isdigit() and len(frac) <= 2:
-            return int(whole) * 100 + int(frac.ljust(2, "0"))
-        try:
-            return to_units(s, self.scale)
-        except ParseError as exc:
-            raise ParseError(exc.reason, line_no) from None
 
 
 def _split_archive_lines(lines: Iterator[Line]) -> Iterator[Line]:
@@ -383,7 +338,7 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
             raise ParseError("currency symbol undecodable and no ISO code in the header", 1)
         currency = "PLAY" if header.stakes_bb[:1].isdigit() else "USD"
     scale = 1 if currency in ("PLAY", "CHIPS") else 100
-    money = _Money(scale)
+    money = StarsMoney(scale)
 
     hand = Hand(
         hand_id=f"pokerstars:{header.hand_no}",
@@ -670,7 +625,7 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
     return hand
 
 
-def _parse_total(text: str, money: _Money, line_no: int) -> tuple[int, int, int, list[Pot]]:
+def _parse_total(text: str, money: StarsMoney, line_no: int) -> tuple[int, int, int, list[Pot]]:
     """'Total pot $26.35 Main pot $5.55. Side pot $19.68. | Rake $1.12 | Jackpot $0.10'."""
     parts = text.split(" | ")
     total: int | None = None

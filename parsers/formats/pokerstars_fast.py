@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from parsers.columns import TABLE_SCHEMAS
+from parsers.formats._stars_money import StarsMoney
 from parsers.formats._stars_quiet import IGNORED_LINES, IGNORED_PARTS, IGNORED_SUFFIXES, IGNORED_VERBS
 from parsers.formats.pokerstars_header import HOLE_COUNT, Header, parse_header, to_utc
 from parsers.model import ParseError
@@ -106,8 +107,6 @@ class _KeyInfo:
 def _key_info(prefix: str, play: bool, sample: str, date: str) -> _KeyInfo | None:
     """What the header says, read once per distinct header shape by the exact parser, and
     checked against the exact parse of a real header of that shape (None: use the parser)."""
-    from parsers.formats.pokerstars import _Money
-
     try:
         real = parse_header(sample.strip())
         header: Header = parse_header(f"PokerStars Hand #{real.hand_no}: {prefix}{date}")
@@ -119,7 +118,7 @@ def _key_info(prefix: str, play: bool, sample: str, date: str) -> _KeyInfo | Non
                 return None
             currency = "PLAY" if header.stakes_bb[:1].isdigit() else "USD"
         scale = 1 if currency in ("PLAY", "CHIPS") else 100
-        money = _Money(scale)
+        money = StarsMoney(scale)
         sb, bb = money(header.stakes_sb, 1), money(header.stakes_bb, 1)
         ante = money(header.ante, 1) if header.ante is not None else 0
     except (ParseError, ValueError, KeyError):
@@ -134,7 +133,7 @@ def _key_info(prefix: str, play: bool, sample: str, date: str) -> _KeyInfo | Non
 
 
 def _money(text: pl.Expr, scale: pl.Expr) -> pl.Expr:
-    """Amount text -> integer units, exactly as ``pokerstars._Money`` (null when not simple)."""
+    """Amount text -> integer units, exactly as ``_stars_money.StarsMoney`` (null when not simple)."""
     groups = text.str.strip_chars().str.extract_groups(_MONEY)
     whole = groups.struct.field("1").cast(pl.Int64, strict=False)
     frac = groups.struct.field("2")
