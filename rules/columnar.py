@@ -14,7 +14,7 @@ shot clock is on are marked unsupported for the kernel, so the Python engine run
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,7 +26,7 @@ from parsers.model import Hand
 
 from . import kernel as K
 from .check import CheckedBatch, check_hand
-from .codes import F_TOURN, F_UNSUPPORTED, KIND_NAMES, STREET_NAMES
+from .codes import F_CLOCK, F_TOURN, KIND_NAMES, STREET_NAMES
 from .findings import Finding
 from .profiles import Profile, ProfileMap, load_mapping, load_profile
 from .rake import MAX_IMPLIED_RAKE_PCT
@@ -146,7 +146,7 @@ class Window:
     books: list[str]  # rulebook names; ``prof_of`` indexes them per hand
     prof_of: np.ndarray
     flags: np.ndarray
-    bail: np.ndarray
+    bail: np.ndarray  # int8 per hand: 0, or the reason (rules.codes.B_*) it goes to the Python engine
     states: pa.Table
 
 
@@ -199,14 +199,14 @@ def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: P
     flags = wa.flags[a:b]
     clock = np.array([load_profile(x).clock_checks for x in names], np.bool_)
     if clock.any():  # timed hands under a shot clock: the kernel has no CLOCK checks, Python does them
-        flags = np.where(wa.timed[a:b] & clock[prof_of], flags | F_UNSUPPORTED, flags)
+        flags = np.where(wa.timed[a:b] & clock[prof_of], flags | F_CLOCK, flags)
     hnum = [x[a:b] for x in wa.hnum]
     na = len(acol[0])
     i64 = [np.empty(na, np.int64) for _ in range(15)]
     o_can, o_reopened, o_allin = (np.empty(na, np.bool_) for _ in range(3))
     o_hix = np.empty(na, np.int32)
     o_w = np.zeros(1, np.int64)
-    bail = np.zeros(b - a, np.bool_)
+    bail = np.zeros(b - a, np.int8)  # per hand: 0 (the kernel decided it) or its bail reason
     o_row, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_F, o_pot, o_pta, o_stack, o_mine, \
         o_facing = i64
     o_seat = np.empty(na, np.int64)
@@ -319,6 +319,7 @@ class ColumnarBatch:
     findings: list[tuple[Finding, str]]
     rulebook_of: dict[str, str]
     fallback: int  # hands the Python engine checked
+    bail_reasons: dict[int, int] = field(default_factory=dict)  # bail reason code -> hands
 
 
 def _hands_of(wa: WindowArrays, need: np.ndarray) -> list[Hand]:
@@ -350,7 +351,7 @@ def check_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None,
     # the cross-hand checks read tournament hands under dead-button rulebooks (Python)
     dead = np.array([load_profile(b).dead_button for b in w.books], np.bool_)
     seq_mask = ((w.flags & F_TOURN) != 0) & dead[w.prof_of] if len(ids) else np.zeros(0, np.bool_)
-    need = np.flatnonzero(w.bail | seq_mask)
+    need = np.flatnonzero((w.bail != 0) | seq_mask)
     rebuilt = _hands_of(wa, need + (lo - wa.wlo)) if len(need) else []
     by_ix = dict(zip(need.tolist(), rebuilt, strict=True))
     findings: list[tuple[Finding, str]] = []
@@ -373,7 +374,9 @@ def check_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None,
         findings.extend((f, prof.name) for f in sequence_findings(group, prof) if f.hand_id in rulebook_of)
     last = by_ix[len(ids) - 1] if len(ids) and seq_mask[-1] else None  # Python: the batch's last hand
     states = w.states if not py_states else pa.concat_tables([w.states, states_rows(py_states, rulebook_of)])
-    return ColumnarBatch(ids, states, findings, rulebook_of, int(w.bail.sum())), last
+    codes, counts = np.unique(w.bail[w.bail != 0], return_counts=True)
+    reasons = dict(zip(codes.tolist(), counts.tolist(), strict=True))
+    return ColumnarBatch(ids, states, findings, rulebook_of, int(np.count_nonzero(w.bail)), reasons), last
 
 
 def check_columnar(windows: Iterable[tuple[list[pa.Table], int, int]], rulebook: str | None = None,

@@ -7,9 +7,11 @@ hand has no finding at all. This kernel replays every hand exactly as ``rules.re
 (same state machine, same integer arithmetic) and evaluates every check's *condition*; a hand it
 cannot decide exactly (any condition that would produce a finding, or a feature it does not model:
 straddles, fixed limit, sit-outs, counter-clockwise seats, run it twice, hi-lo, short deck, odd
-card text, ...) is marked ``BAIL`` and re-checked by the Python engine, which builds the findings
-(messages, citations). So the kernel only ever claims "this hand has no finding, and these are its
-action_states"; ``tests/rules/test_kernel_equivalence.py`` holds it to the Python engine.
+card text, ...) is marked with its bail reason (``rules.codes.B_*``) and re-checked by the Python
+engine, which builds the findings (messages, citations). So the kernel only ever claims "this hand
+has no finding, and these are its action_states"; ``tests/rules/test_kernel_equivalence.py`` holds it
+to the Python engine. ``rules.screens`` maps every rule id the Python engine emits to the bail
+reasons that screen for it.
 """
 
 from __future__ import annotations
@@ -36,8 +38,56 @@ import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 from .codes import (  # noqa: E402
+    B_ACTION_CARDS,
+    B_AWARD_FOLDED,
+    B_AWARD_MISMATCH,
+    B_AWARD_MISSING,
+    B_AWARD_STRANGER,
+    B_AWARD_UNEXPECTED,
+    B_BB_AMOUNT,
+    B_BB_ANTE,
+    B_BOARD_CARDS,
+    B_CALL_ALLIN_ZERO,
+    B_CANCELLED,
+    B_CHIPS_IMPLIED,
+    B_CHIPS_WRITTEN,
+    B_CLOCK,
+    B_DUPLICATE_CARD,
+    B_DUPLICATE_SEAT,
+    B_FINAL_STACK,
+    B_FIXED_LIMIT,
+    B_HEADSUP_BUTTON,
+    B_HEADSUP_DEAD_BUTTON,
+    B_HOLE_CARDS,
+    B_ILLEGAL_CHECK,
+    B_NO_BUTTON,
+    B_ORDER,
+    B_OVER_STACK,
+    B_OVERCALL,
+    B_POT_LIMIT,
+    B_POT_NO_CONTENDER,
+    B_RAISE_MIN,
+    B_RAISE_NOT_OPEN,
+    B_RETURN_AMOUNT,
+    B_RING_SIZE,
+    B_ROUND_OPEN,
+    B_RUN_TWICE,
+    B_SB_AMOUNT,
+    B_SB_POSITION,
+    B_SHORT_OPEN,
+    B_SITE_TOTAL,
+    B_SITTING_OUT,
+    B_STRADDLE,
+    B_TIE_RAKE,
+    B_TOURNAMENT_RAKE,
+    B_TWO_BB,
+    B_UNDERCALL,
+    B_UNSEATED_ACTOR,
+    B_UNSUPPORTED_GAME,
+    BAIL_NONE,
     F_CANCELLED,
     F_CASH,
+    F_CLOCK,
     F_FL,
     F_HAS_BUTTON,
     F_HAS_RAKE,
@@ -409,7 +459,8 @@ def check_window(
     o_mine: np.ndarray, o_facing: np.ndarray, o_allin: np.ndarray, o_seat: np.ndarray, o_hix: np.ndarray,
     o_w: np.ndarray, bail: np.ndarray,
 ) -> None:
-    """Replay and check every hand of the window; ``bail[h]`` marks the hands Python must check."""
+    """Replay and check every hand of the window; ``bail[h]`` marks the hands Python must check with
+    the reason (``rules.codes.B_*``; 0: the kernel decided the hand)."""
     width = MAX_RING + 2
     for h in range(a_off.shape[0] - 1):
         width = max(width, a_off[h + 1] - a_off[h], s_off[h + 1] - s_off[h])
@@ -435,12 +486,27 @@ def check_window(
             o_w[0] = start  # a marked hand's rows are dropped (Python writes its states)
 
 
+@njit(cache=True, inline="always")
+def _flag_reason(fl: int) -> int:
+    """The bail reason of a hand the kernel does not model at all (by its flag bits)."""
+    if fl & F_UNSUPPORTED:
+        return B_UNSUPPORTED_GAME
+    if fl & F_FL:
+        return B_FIXED_LIMIT
+    if fl & F_CANCELLED:
+        return B_CANCELLED
+    if fl & F_CLOCK:
+        return B_CLOCK
+    return B_NO_BUTTON
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _one_hand(
     iw: np.ndarray, bw: np.ndarray, pot_el: np.ndarray, hand_cards: np.ndarray, h: int, max_rake_pct: int,
     ins: tuple, outs: tuple,  # type: ignore[type-arg]
-) -> bool:
-    """One hand (``check_window``'s loop body): replay and check it; True marks it for Python.
+) -> int:
+    """One hand (``check_window``'s loop body): replay and check it; a nonzero bail reason
+    (``rules.codes.B_*``) marks it for Python, 0 (``BAIL_NONE``): the kernel decided it.
 
     The window's arrays come as two tuples and the function is inlined by numba: a call passing
     ~65 arrays cost ~0.45 us a hand (every array's fields passed one by one; 2.04 -> 1.57 us)."""
@@ -455,8 +521,8 @@ def _one_hand(
         o_pot, o_pta, o_stack, o_mine, o_facing, o_allin, o_seat, o_hix, o_w,
     ) = outs
     fl = flags[h]
-    if fl & (F_UNSUPPORTED | F_FL | F_CANCELLED) or not fl & F_HAS_BUTTON:
-        return True
+    if fl & (F_UNSUPPORTED | F_FL | F_CANCELLED | F_CLOCK) or not fl & F_HAS_BUTTON:
+        return _flag_reason(fl)
     a0, a1 = a_off[h], a_off[h + 1]
     s0, s1 = s_off[h], s_off[h + 1]
     pr = prof_of[h]
@@ -467,10 +533,10 @@ def _one_hand(
     # ---- the ring: seated players who act, by seat number from the seat after the button -------
     for s in range(s0, s1):
         if s_out[s]:
-            return True  # sitting-out seats: Python (ring_positions, sat_out)
+            return B_SITTING_OUT  # sitting-out seats: Python (ring_positions, sat_out)
         for t in range(s0, s):
             if s_player[t] == s_player[s] or s_no[t] == s_no[s]:
-                return True
+                return B_DUPLICATE_SEAT
     nring = 0
     ring_seat = iw[0]  # seat row of each ring member
     acting_seat = iw[1]
@@ -478,14 +544,14 @@ def _one_hand(
     used[:] = False
     for r in range(a0, a1):
         if a_bad[r]:
-            return True
+            return B_ACTION_CARDS
         found = -1
         for s in range(s0, s1):
             if s_player[s] == a_player[r]:
                 found = s
                 break
         if found < 0:
-            return True  # a player with no seat
+            return B_UNSEATED_ACTOR  # a player with no seat
         acting_seat[r - a0] = found
         used[found - s0] = True
     # seats of acting players, ordered by seat number
@@ -496,7 +562,7 @@ def _one_hand(
             cand[nc] = s
             nc += 1
     if nc == 0 or nc > MAX_RING:
-        return True
+        return B_RING_SIZE
     for k in range(1, nc):  # insertion sort by seat number (seat numbers are distinct here)
         x = cand[k]
         j = k - 1
@@ -523,7 +589,7 @@ def _one_hand(
             if s_no[ring_seat[k]] == btn:
                 live_btn = True
         if not live_btn:
-            return True
+            return B_HEADSUP_DEAD_BUTTON
     pos_of = iw[23, : s1 - s0]  # ring position of each seat (index from the first seat row), -1: none
     pos_of[:] = -1
     for k in range(n):
@@ -558,23 +624,23 @@ def _one_hand(
     for r in range(a0, a1):
         kd = a_kind[r]
         if kd == K_STRADDLE:
-            return True
+            return B_STRADDLE
         if kd == K_BB:
             n_bb += 1
             if n_bb == 1 or a_contrib[r] > max_bb:
                 max_bb = a_contrib[r]
             if bb and a_contrib[r] != bb:
-                return True  # BLIND.POSTING unless short: Python decides
+                return B_BB_AMOUNT  # BLIND.POSTING unless short: Python decides
         elif kd == K_SB:
             if sb_lvl[h] and a_contrib[r] != sb_lvl[h]:
-                return True
+                return B_SB_AMOUNT
         elif kd == K_BB_ANTE and params[pr, P_BB_ANTE]:
-            return True
+            return B_BB_ANTE
         if kd == K_SB or kd == K_BB:
             if a_seq[r] > last_post_seq:
                 last_post_seq = a_seq[r]
     if n_bb > 1:
-        return True
+        return B_TWO_BB
     if not bb:
         bb = max_bb if n_bb else 0
     street = S_PREFLOP
@@ -597,7 +663,7 @@ def _one_hand(
         i = ring_of[r - a0]
         if a_st != street and a_st != S_SHOWDOWN and not (kind == K_ANTE or kind == K_BB_ANTE or kind == K_DEAD):
             if expected >= 0:
-                return True  # a round closed with someone due (or an online disconnect): Python
+                return B_ROUND_OPEN  # a round closed with someone due (or an online disconnect): Python
             street = a_st
             for q in range(n):
                 street_bet[q] = 0
@@ -629,7 +695,7 @@ def _one_hand(
             else:
                 if sb_player < 0:
                     if i and n > 2:
-                        return True  # maybe counter-clockwise seats: Python
+                        return B_SB_POSITION  # maybe counter-clockwise seats: Python
                     sb_player = i
                 B = B if B > street_bet[i] else street_bet[i]
             expected = -2
@@ -655,7 +721,7 @@ def _one_hand(
                     second = v
             excess = top - (second if n > 1 else 0) if street_bet[i] == top else 0
             if -c != excess and a_st != S_SHOWDOWN:
-                return True
+                return B_RETURN_AMOUNT
             behind[i] -= c
             contributed[i] += c
             street_bet[i] += c
@@ -676,7 +742,7 @@ def _one_hand(
                 expected = _next_to_act(n - 1, n, B, call_basis, folded, allin, level, street_bet)
         lvl_i = level[i]
         if seq < last_post_seq or expected != i:
-            return True  # sit-out folds, out-of-turn actions, disconnects: Python
+            return B_ORDER  # sit-out folds, out-of-turn actions, disconnects: Python
         mine = street_bet[i]
         stack_before = behind[i]
         target = B if call_basis < B else call_basis
@@ -716,29 +782,29 @@ def _one_hand(
             folded[i] = True
         elif kind == K_CHECK:
             if owed > 0 and stack_before > 0:
-                return True
+                return B_ILLEGAL_CHECK
         elif kind == K_CALL:
             if online and a_allin[r] and not c and to_call:
-                return True
+                return B_CALL_ALLIN_ZERO
             if c < to_call and c < stack_before:
-                return True
+                return B_UNDERCALL
             if c > to_call:
-                return True
+                return B_OVERCALL
         else:
             raise_to = mine + c
             goes_allin = c >= stack_before
             if raise_to <= B or not reopened:
-                return True
+                return B_RAISE_NOT_OPEN
             if raise_to < min_to and not goes_allin:
-                return True
+                return B_RAISE_MIN
             if raise_to > max_to and pot_limit:
-                return True
+                return B_POT_LIMIT
             inc = raise_to - B
             if r003:
                 if B == 0:
                     counted = raise_to >= bb or not goes_allin
                     if goes_allin and raise_to < bb:
-                        return True  # the short-opening call basis (rare): Python
+                        return B_SHORT_OPEN  # the short-opening call basis (rare): Python
                 else:
                     counted = not goes_allin or raise_to * params[pr, 7] >= B * params[pr, 6]
                 if counted:
@@ -784,11 +850,11 @@ def _one_hand(
     total_in = 0
     for q in range(n):
         if contributed[q] > stacks[q]:
-            return True
+            return B_OVER_STACK
         total_in += contributed[q]
     # ---- heads-up: the button posts the small blind ----
     if n == 2 and sb_player >= 0 and sb_player != 1:
-        return True
+        return B_HEADSUP_BUTTON
     # ---- chips and rake (rules.rake.rake_of, handchecks.check_chips) ----
     w0, w1 = w_off[h], w_off[h + 1]
     total = total_in + site_added[h]
@@ -801,13 +867,13 @@ def _one_hand(
     rake = total - awarded - fees if implied else site_rake[h]
     has_awards = w1 > w0
     if has_awards and not implied and awarded + rake + fees != total:
-        return True
+        return B_CHIPS_WRITTEN
     if has_awards and implied and not (0 <= rake <= cap):
-        return True
+        return B_CHIPS_IMPLIED
     if fl & F_HAS_TOTAL and site_total[h] != total:
-        return True
+        return B_SITE_TOTAL
     if fl & F_TOURN and not implied and rake > 0:
-        return True
+        return B_TOURNAMENT_RAKE
     for s in range(s0, s1):
         if not s_has_final[s]:
             continue
@@ -818,19 +884,19 @@ def _one_hand(
             if w_player[w] == s_player[s]:
                 won += w_amount[w]
         if s_stack[s] - put + won != s_final[s]:
-            return True
+            return B_FINAL_STACK
     if params[pr, P_TIE_EXEMPT] and fl & F_HAS_RAKE and site_rake[h] != 0:
-        return True
+        return B_TIE_RAKE
     # ---- deck: a card seen twice (hole cards and shown cards per player, then the board) ----
     bo0, bo1 = b_off[h], b_off[h + 1]
     if bo1 - bo0 > 1:
-        return True  # run it twice: Python
+        return B_RUN_TWICE  # run it twice: Python
     ho0, ho1 = h_off[h], h_off[h + 1]
     owner = iw[11, :52]
     owner[:] = -1
     for x in range(ho0, ho1):
         if h_bad[x]:
-            return True
+            return B_HOLE_CARDS
         for j in range(h_ncards[x]):
             cid = h_cards[x, j]
             if cid < 0:
@@ -838,7 +904,7 @@ def _one_hand(
             if owner[cid] == -1:
                 owner[cid] = h_player[x]
             elif owner[cid] != h_player[x]:
-                return True
+                return B_DUPLICATE_CARD
     for r in range(a0, a1):
         if (a_kind[r] == K_SHOW or a_kind[r] == K_MUCK) and a_ncards[r]:
             for j in range(a_ncards[r]):
@@ -848,20 +914,20 @@ def _one_hand(
                 if owner[cid] == -1:
                     owner[cid] = a_player[r]
                 elif owner[cid] != a_player[r]:
-                    return True
+                    return B_DUPLICATE_CARD
     for x in range(bo0, bo1):
         if b_bad[x]:
-            return True
+            return B_BOARD_CARDS
         for j in range(b_ncards[x]):
             cid = b_cards[x, j]
             if cid < 0:
                 continue
             if owner[cid] != -1:
-                return True
+                return B_DUPLICATE_CARD
             owner[cid] = -2
     # ---- pots and showdown (rules.pots.check_pots) ----
     if not has_awards:
-        return False
+        return BAIL_NONE
     actual = iw[12, :n]
     actual[:] = 0
     for w in range(w0, w1):
@@ -870,7 +936,7 @@ def _one_hand(
             if s_player[ring_seat[q]] == w_player[w]:
                 k = q
         if k < 0:
-            return True  # awarded to a stranger
+            return B_AWARD_STRANGER  # awarded to a stranger
         actual[k] += w_amount[w]
     fold2 = bw[2, :n]
     fold2[:] = folded
@@ -885,7 +951,7 @@ def _one_hand(
         fold2[:] = folded
     for q in range(n):
         if fold2[q] and actual[q] > 0 and folded[q]:
-            return True
+            return B_AWARD_FOLDED
     live = iw[13, :n]
     for q in range(n):
         live[q] = contributed[q] - dead[q]
@@ -994,7 +1060,7 @@ def _one_hand(
                 ne += 1
                 single = q
         if ne == 0:
-            return True
+            return B_POT_NO_CONTENDER
         if ne == 1:
             expected_w[single] += pot_amt[t]
             continue
@@ -1047,18 +1113,18 @@ def _one_hand(
                     expected_w[q] += rem
                 first = False
     if not decidable:
-        return False
+        return BAIL_NONE
     rake0 = (rake if rake > 0 else 0) + fees
     for q in range(n):
         if rake0 == 0:
             if actual[q] != expected_w[q] and not (fold2[q] and folded[q]):
-                return True
+                return B_AWARD_MISMATCH
         else:
             if actual[q] > 0 and expected_w[q] == 0 and not folded[q]:
-                return True
+                return B_AWARD_UNEXPECTED
             if expected_w[q] > rake0 and actual[q] == 0:
-                return True
-    return False
+                return B_AWARD_MISSING
+    return BAIL_NONE
 
 
 @njit(cache=True, inline="always")
