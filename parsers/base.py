@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
+import polars as pl
+
+from .columns import TABLE_SCHEMAS
 from .model import Hand, ParseError, Quarantined
 from .reading import Block, iter_blocks, iter_lines
 
@@ -68,6 +72,71 @@ class StartLineFormat(TextHandFormat):
 
     def is_start(self, line: str) -> bool:
         return self.start.match(line) is not None
+
+
+#: one hand's raw text for a batching format: (source file, byte offset in it, bytes)
+Piece = tuple[str, int, bytes]
+#: raw hand bytes a batching format reads per call by default (a few thousand hands)
+CHUNK_BYTES = 4 << 20
+
+
+@dataclass
+class Chunk:
+    """What a batching format makes of a list of pieces: warehouse frames (each with ``_hx``, the
+    piece's index in the list) for the hands its fast path read, and (index, Hand or Quarantined)
+    from its exact parser for the others. ``n_hands`` is the number of pieces."""
+
+    tables: dict[str, pl.DataFrame]
+    items: list[tuple[int, Hand | Quarantined]]
+    n_hands: int
+
+
+def empty_tables() -> dict[str, pl.DataFrame]:
+    """Frames of every warehouse table with no rows (and the ``_hx`` key)."""
+    return {name: pl.DataFrame(schema={"_hx": pl.Int64, **schema}) for name, schema in TABLE_SCHEMAS.items()}
+
+
+class ChunkedFormat(HandFormat):
+    """The batching protocol of a format with a columnar fast path (optional: a loader tests
+    ``isinstance(fmt, ChunkedFormat)`` and otherwise streams ``parse``).
+
+    Why two steps: a fast-path call has a fixed cost (tens of ms), too much for one small table
+    file, so a loader gathers the pieces of many files of one format and asks for their chunk:
+
+    1. ``iter_pieces(path)``: the file cut into raw hands (lists of ``Piece``), plus
+       Hand/Quarantined items for what the fast path never takes (e.g. a whole UTF-16 file, text
+       outside any hand);
+    2. ``read_chunk(pieces)``: one ``Chunk`` for pieces of one or several files. It never raises:
+       if the fast path fails, every piece is read by the exact parser (``parse_piece``).
+
+    Subclasses implement ``iter_pieces``, ``chunk_from_pieces`` (the fast path) and
+    ``parse_piece``; ``parse`` stays the reference reader and must give the same hands.
+    """
+
+    def iter_pieces(self, path: Path, chunk_bytes: int = CHUNK_BYTES) -> Iterator[list[Piece] | Hand | Quarantined]:
+        raise NotImplementedError
+
+    def chunk_from_pieces(self, pieces: list[Piece]) -> Chunk:
+        """The fast path on pieces of one or several files (may raise on a bug of its own)."""
+        raise NotImplementedError
+
+    def parse_piece(self, piece: Piece) -> Iterator[Hand | Quarantined]:
+        """One piece read by the exact parser (any failure quarantined)."""
+        raise NotImplementedError
+
+    def read_chunk(self, pieces: list[Piece]) -> Chunk:
+        """``chunk_from_pieces``, or the exact parser on every piece when the fast path fails (a
+        fast-path bug must not lose a file)."""
+        try:
+            return self.chunk_from_pieces(pieces)
+        except Exception:
+            items = [(i, out) for i, piece in enumerate(pieces) for out in self.parse_piece(piece)]
+            return Chunk(empty_tables(), items, len(pieces))
+
+    def iter_chunks(self, path: Path, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Chunk | Hand | Quarantined]:
+        """One file in chunks (the fast path's own errors propagate: for tests and benchmarks)."""
+        for item in self.iter_pieces(path, chunk_bytes):
+            yield self.chunk_from_pieces(item) if isinstance(item, list) else item
 
 
 def guarded_parse(fmt: TextHandFormat, block: Block, source: str) -> Iterator[Hand | Quarantined]:

@@ -11,10 +11,11 @@ Why it is built this way:
   file's rows, so no half-loaded file survives and the re-run completes the job.
 * **Flat memory.** Hands are streamed and flushed in batches through Arrow (polars frames), never
   row by row.
-* **Fast.** PokerStars text goes through the columnar fast path (``parsers/formats/
-  pokerstars_fast.py``) in chunks of a few MB gathered across small files; every buffered hand
-  has a batch key (``_hx``) so a duplicate is dropped from all its tables at once. Other formats
-  stream ``Hand`` objects as before.
+* **Fast.** A format with a columnar fast path (the batching protocol, ``parsers.base.
+  ChunkedFormat``: PokerStars text today) is read in chunks of a few MB of raw hands gathered
+  across small files; every buffered hand has a batch key (``_hx``) so a duplicate is dropped
+  from all its tables at once. Other formats stream ``Hand`` objects. This module knows formats
+  only through ``parsers.base`` and the registry, never by name.
 * **Bad input loses nothing.** A hand that cannot be read goes to ``quarantine`` with file, byte
   offset, raw text and reason; an unreadable or unrecognised file is reported by name and reason
   (empty, binary, its first line); a second copy of bytes read earlier in the same run is counted
@@ -41,8 +42,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from parsers.base import guarded_parse
-from parsers.formats.pokerstars import Piece, PokerStarsFormat, StarsChunk, _make_block
+from parsers.base import Chunk, ChunkedFormat, Piece
 from parsers.model import Hand, Quarantined
 from parsers.reading import SNIFF_BYTES, detect_encoding
 from parsers.registry import sniff_format
@@ -51,7 +51,7 @@ from .db import connect
 from .frames import TABLE_SCHEMAS, HandFrames, hands_to_frames
 from .reconcile import reconcile_frames
 
-#: raw PokerStars text gathered (across files) before one fast-path call
+#: raw hand text of a batching format gathered (across files) before one fast-path call
 PIECE_CHUNK_BYTES = 4 << 20
 #: hands buffered before a flush to DuckDB (bounds memory, amortises insert overhead)
 DEFAULT_BATCH_HANDS = 20_000
@@ -179,7 +179,7 @@ class _PendingFile:
 
 
 class _Loader:
-    """Buffers parsed hands (columnar chunks from the PokerStars fast path, or Hand objects) and
+    """Buffers parsed hands (columnar chunks from a batching format's fast path, or Hand objects) and
     quarantine records, and flushes them in bulk. Every buffered hand has a batch-unique key
     (``_hx``) so a duplicate can be dropped from all its tables at once."""
 
@@ -197,6 +197,7 @@ class _Loader:
         self.seen_in_batch: set[str] = set()
         self.pending: dict[str, _PendingFile] = {}
         self.pieces: list[Piece] = []
+        self.piece_format: ChunkedFormat | None = None  # the format of the buffered pieces
         self.piece_files: list[_PendingFile] = []
         self.piece_bytes = 0
         self.committed_files = 0  # files whose raw_files rows are committed in this run
@@ -223,34 +224,29 @@ class _Loader:
         if self.buffered >= self.batch_hands:
             self.flush()
 
-    def add_pieces(self, fmt: PokerStarsFormat, pieces: list[Piece], pending: _PendingFile) -> None:
-        """Raw PokerStars hands: gathered across files (a fast-path call has a fixed cost of a
-        few tens of ms, too much for one 200-hand table file) and read a chunk at a time."""
+    def add_pieces(self, fmt: ChunkedFormat, pieces: list[Piece], pending: _PendingFile) -> None:
+        """Raw hands of a batching format: gathered across files (a fast-path call has a fixed
+        cost of a few tens of ms, too much for one 200-hand table file) and read a chunk at a
+        time. Pieces of another format first read what is gathered (a chunk has one format)."""
+        if self.piece_format is not fmt:
+            self.run_pieces()
+            self.piece_format = fmt
         self.pieces.extend(pieces)
         self.piece_files.extend([pending] * len(pieces))
         self.piece_bytes += sum(len(data) for _, _, data in pieces)
         if self.piece_bytes >= PIECE_CHUNK_BYTES:
-            self.run_pieces(fmt)
+            self.run_pieces()
 
-    def run_pieces(self, fmt: PokerStarsFormat | None = None) -> None:
-        if not self.pieces:
+    def run_pieces(self) -> None:
+        """Read the gathered pieces as one chunk (``read_chunk`` never raises for a parser bug:
+        the format's exact parser then reads every piece)."""
+        if not self.pieces or self.piece_format is None:
             return
-        fmt = fmt or PokerStarsFormat()
         pieces, files = self.pieces, self.piece_files
         self.pieces, self.piece_files, self.piece_bytes = [], [], 0
-        try:
-            chunk = fmt.chunk_from_pieces(pieces)
-        except Exception:  # a fast-path bug must not lose a file: the exact parser reads it all
-            items: list[tuple[int, Hand | Quarantined]] = []
-            for i, (source, offset, data) in enumerate(pieces):
-                block = _make_block(data, offset, "utf-8")
-                if block is not None:
-                    items.extend((i, out) for out in guarded_parse(fmt, block, source))
-            empty = {k: pl.DataFrame(schema={"_hx": pl.Int64, **v}) for k, v in TABLE_SCHEMAS.items()}
-            chunk = StarsChunk(empty, items, len(pieces))
-        self.add_chunk(chunk, files)
+        self.add_chunk(self.piece_format.read_chunk(pieces), files)
 
-    def add_chunk(self, chunk: StarsChunk, pending: _PendingFile | list[_PendingFile]) -> None:
+    def add_chunk(self, chunk: Chunk, pending: _PendingFile | list[_PendingFile]) -> None:
         """A columnar chunk: its fast-path frames and its parser-read hands, in file order
         (``pending``: the file, or the file of each hand of the chunk)."""
         files = pending if isinstance(pending, list) else [pending] * chunk.n_hands
@@ -592,10 +588,10 @@ def _ingest_one(
     summary.files += 1
     summary.formats[fmt.name] = summary.formats.get(fmt.name, 0) + 1
     try:
-        items = fmt.iter_pieces(path) if isinstance(fmt, PokerStarsFormat) else fmt.parse(path)
+        items = fmt.iter_pieces(path) if isinstance(fmt, ChunkedFormat) else fmt.parse(path)
         for item in items:
             if isinstance(item, list):
-                assert isinstance(fmt, PokerStarsFormat)
+                assert isinstance(fmt, ChunkedFormat)  # only the batching protocol yields pieces
                 loader.add_pieces(fmt, item, pending)
             elif isinstance(item, Hand):
                 loader.add_hand(item, pending)

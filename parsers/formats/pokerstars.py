@@ -25,23 +25,20 @@ Accounting conventions (what reconciliation checks):
   and ``Hand.sb`` the posted small blind.
 
 Two readers share the byte-level hand splitting (``_iter_hand_bytes``): ``parse`` (this module's
-exact line parser, one ``Hand`` per hand) and ``iter_chunks``/``iter_pieces`` +
-``chunk_from_pieces``, which hand UTF-8 hands to the vectorised fast path
-(``pokerstars_fast.py``) and run this parser only on the hands that path leaves aside. Ingest uses
-the second; tests prove both give the same rows.
+exact line parser, one ``Hand`` per hand) and the batching protocol of ``parsers.base.
+ChunkedFormat`` (``iter_pieces`` + ``chunk_from_pieces``), which hands UTF-8 hands to the
+vectorised fast path (``pokerstars_fast.py``) and runs this parser only on the hands that path
+leaves aside. Ingest uses the second; tests prove both give the same rows.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-import polars as pl
-
-from parsers.base import TextHandFormat, guarded_parse
+from parsers.base import CHUNK_BYTES, Chunk, ChunkedFormat, Piece, TextHandFormat, guarded_parse
 from parsers.formats._stars_money import StarsMoney
 from parsers.formats._stars_quiet import IGNORED_LINES, IGNORED_PARTS, IGNORED_SUFFIXES, IGNORED_VERBS
 from parsers.formats.pokerstars_fast import UNSAFE_BYTES, UNSAFE_CHARS, parse_chunk
@@ -118,8 +115,6 @@ def _split_archive_lines(lines: Iterator[Line]) -> Iterator[Line]:
 
 
 _CHUNK = 1 << 20
-#: bytes of hands per vectorised chunk (a few thousand hands: amortises polars' per-call cost)
-_FAST_CHUNK = 4 << 20
 _START_BYTES = re.compile(
     rb"^[ \t]*(?:PokerStars|POKERSTARS) (?:Zoom |ZOOM |Home Game |HOME GAME |Rush )?"
     rb"(?:Hand|Game|HAND|GAME|Tournament|TOURNAMENT) #",
@@ -188,18 +183,8 @@ def _iter_hand_bytes(
             base += end
 
 
-#: one hand's raw text: (source file, byte offset in it, bytes)
-Piece = tuple[str, int, bytes]
-
-
-@dataclass
-class StarsChunk:
-    """A chunk of hands: frames (with ``_hx``, the hand's index in the chunk) for the hands the
-    fast path read, and (index, Hand or Quarantined) from the exact parser for the others."""
-
-    tables: dict[str, pl.DataFrame]
-    items: list[tuple[int, Hand | Quarantined]]
-    n_hands: int
+#: the batching protocol's chunk (``parsers.base.Chunk``), under the name tests and benches know
+StarsChunk = Chunk
 
 
 def _is_separator(text: str) -> bool:
@@ -207,7 +192,7 @@ def _is_separator(text: str) -> bool:
     return not s or (s.startswith("*****") and s.endswith("*****"))
 
 
-class PokerStarsFormat(TextHandFormat):
+class PokerStarsFormat(TextHandFormat, ChunkedFormat):
     name = "pokerstars"
     priority = 20
     description = "PokerStars text hand histories (cash, tournament, Zoom, archive, Home Game)"
@@ -248,17 +233,9 @@ class PokerStarsFormat(TextHandFormat):
                 if block is not None:
                     yield from guarded_parse(self, block, source)
 
-    def iter_chunks(self, path: Path, chunk_bytes: int = _FAST_CHUNK) -> Iterator[StarsChunk | Hand | Quarantined]:
-        """Like ``parse`` but in columnar chunks: each ``StarsChunk`` holds warehouse frames for
-        the hands the vectorised fast path read, plus the exact parser's output for the rest.
-        UTF-16 and old Mac files are streamed hand by hand as ``parse`` does."""
-        for item in self.iter_pieces(path, chunk_bytes):
-            yield self.chunk_from_pieces(item) if isinstance(item, list) else item
-
-    def iter_pieces(self, path: Path, chunk_bytes: int = _FAST_CHUNK) -> Iterator[list[Piece] | Hand | Quarantined]:
-        """The file's hands as raw pieces (source, offset, bytes), ``chunk_bytes`` at a time, for
-        ``chunk_from_pieces`` (a loader may gather the pieces of many small files into one
-        chunk: the fast path costs a fixed few tens of ms per call). Files the fast path does not
+    def iter_pieces(self, path: Path, chunk_bytes: int = CHUNK_BYTES) -> Iterator[list[Piece] | Hand | Quarantined]:
+        """The batching protocol (``parsers.base.ChunkedFormat``): the file's hands as raw UTF-8
+        pieces (source, offset, bytes), ``chunk_bytes`` at a time. Files the fast path does not
         read (UTF-16, old Mac line ends) come as the parser's Hand/Quarantined items."""
         with path.open("rb") as fh:
             head = fh.read(SNIFF_BYTES)
@@ -273,7 +250,7 @@ class PokerStarsFormat(TextHandFormat):
             elif item:
                 yield [(source, offset, data) for offset, data in item]
 
-    def chunk_from_pieces(self, pieces: list[Piece]) -> StarsChunk:
+    def chunk_from_pieces(self, pieces: list[Piece]) -> Chunk:
         """Frames for UTF-8 hand pieces (of one or several files); ``_hx`` is the piece index."""
         encoding = "utf-8"
         texts: list[str] = []
@@ -298,13 +275,15 @@ class PokerStarsFormat(TextHandFormat):
         sources = [source for source, _, _ in pieces]
         fast = parse_chunk(texts, offsets, lengths, sources)
         redo = set(fast.fallback) | {i for i, _ in slow}
-        items: list[tuple[int, Hand | Quarantined]] = []
-        for i in sorted(redo):
-            source, offset, data = pieces[i]
-            block = _make_block(data, offset, encoding)
-            if block is not None:
-                items.extend((i, out) for out in guarded_parse(self, block, source))
-        return StarsChunk(fast.tables, items, len(pieces))
+        items = [(i, out) for i in sorted(redo) for out in self.parse_piece(pieces[i])]
+        return Chunk(fast.tables, items, len(pieces))
+
+    def parse_piece(self, piece: Piece) -> Iterator[Hand | Quarantined]:
+        """One UTF-8 piece by the exact parser (nothing for blank text)."""
+        source, offset, data = piece
+        block = _make_block(data, offset, "utf-8")
+        if block is not None:
+            yield from guarded_parse(self, block, source)
 
     def _parse_lines(self, path: Path) -> Iterator[Hand | Quarantined]:
         source = str(path)
