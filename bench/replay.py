@@ -36,11 +36,11 @@ sys.path.insert(0, str(ROOT))
 import duckdb  # noqa: E402
 
 from parsers.model import Hand  # noqa: E402
-from pipelines.cli_rules import DUCKDB_THREADS, run_check  # noqa: E402
 from rules.check import check_hand  # noqa: E402
 from rules.columnar import check_columnar  # noqa: E402
 from rules.gcpause import paused_gc  # noqa: E402
 from rules.profiles import load_mapping, load_profile  # noqa: E402
+from rules.runner import DUCKDB_THREADS, check_warehouse  # noqa: E402
 from rules.store import DEFAULT_BATCH, column_windows  # noqa: E402
 from tests.conftest import HANDS  # noqa: E402
 from tests.rules.phh import phh_to_hand  # noqa: E402
@@ -128,7 +128,7 @@ def warehouse_rate(db: Path) -> None:
         work = Path(tmp) / "w.duckdb"
         shutil.copy(db, work)
         with _Clock() as t:
-            summary = run_check(str(work), None)
+            summary = check_warehouse(work)
     hands = summary["hands"]
     print(f"floorman check (load + check + write) on {db.name}: {hands:,} hands, {summary['action_states']:,} states,"
           f" {summary['findings']:,} findings in {t.wall:.1f} s wall, {t.cpu:.1f} s cpu"

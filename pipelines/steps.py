@@ -155,10 +155,10 @@ class StepResult:
 
 def run_rule_checks(db: Path, rulebook: str | None = None) -> StepResult:
     """Replay every hand in ``db`` under its rulebook (writes action_states and violations)."""
-    from pipelines.cli_rules import run_check
+    from rules.runner import check_warehouse
 
     t0 = time.perf_counter()
-    summary = run_check(str(db), rulebook)
+    summary = check_warehouse(db, rulebook)
     con = connect(db)
     try:
         errors = con.execute(
