@@ -1,0 +1,78 @@
+"""Which kernel screen sends a hand that might produce each finding to the Python engine.
+
+Why: the numba kernel (``rules.kernel``) never emits a finding; it decides a hand only when no
+check's condition holds, and otherwise returns a bail reason (``rules.codes.B_*``) so the Python
+engine re-checks the hand. A check added only to the Python engine would silently become a missed
+finding on every hand the kernel decides. So every rule id the Python engine can emit is listed here
+with the screens that catch it; ``tests/rules/test_screens.py`` scans ``rules/*.py`` for rule-id
+literals and fails on one without an entry (add the kernel exit, or route such hands to Python,
+then list it here).
+
+A screen is a bail reason name (``rules.codes.BAIL_NAMES``), or one of ``PYTHON_SCREENS``: hands
+that go to Python by another route than a bail.
+"""
+
+from __future__ import annotations
+
+#: routes to the Python engine that are not kernel bail exits
+PYTHON_SCREENS: dict[str, str] = {
+    "sequence": "rules.columnar.check_window: tournament hands under dead-button rulebooks go to"
+    " rules.sequence.sequence_findings (the cross-hand checks are Python only)",
+}
+
+_AWARDS = ("award_mismatch", "award_unexpected", "award_missing", "award_folded", "award_stranger",
+           "pot_no_contender")  # fmt: skip
+_STRADDLE = ("straddle",)
+
+#: rule id -> the screens (bail reason names, or ``PYTHON_SCREENS`` keys) that send every hand that
+#: might produce the finding to the Python engine
+RULE_SCREENS: dict[str, tuple[str, ...]] = {
+    # betting replay (rules.replay; kernel: "a decision" section of _one_hand)
+    "ACTION.ORDER": ("order", "round_open", "sb_position", "sitting_out", "headsup_dead_button"),
+    "ACTION.ILLEGAL_CHECK": ("illegal_check",),
+    "DATA.CALL_AMOUNT": ("overcall", "call_allin_zero"),
+    "UNDERCALL.FULL_CALL": ("undercall",),
+    "DATA.RAISE_NOT_ABOVE_BET": ("raise_not_open",),
+    "ALLIN.SHORT_NO_REOPEN": ("raise_not_open",),
+    "ALLIN.RAISE_150PCT": ("raise_not_open",),
+    "BET.MIN_BET": ("raise_min",),
+    "BET.MIN_ALLIN_BELOW_BB": ("short_open", "raise_min"),
+    "RAISE.MIN": ("raise_min",),
+    "RAISE.FIFTY_PCT": ("raise_min",),
+    "RAISE.UNDER_FIFTY_IS_CALL": ("raise_min",),
+    "BET.POT_LIMIT_MAX": ("pot_limit",),
+    "BET.LIMIT_SIZE": ("fixed_limit",),
+    "BET.LIMIT_RAISE_CAP": ("fixed_limit",),
+    # forced bets (rules.handchecks.check_forced_bets; kernel: "blinds" section, heads-up button)
+    "BLIND.POSTING": ("bb_amount", "sb_amount", "two_bb"),
+    "ANTE.BB_ANTE": ("bb_ante",),
+    "BLIND.HEADSUP_BUTTON": ("headsup_button", "headsup_dead_button"),
+    "STRADDLE.SIZE": _STRADDLE,
+    "STRADDLE.MISSISSIPPI": _STRADDLE,
+    "STRADDLE.DOUBLE": _STRADDLE,
+    "STRADDLE.NO_TRIPLE": _STRADDLE,
+    "STRADDLE.POSITION": _STRADDLE,
+    "STRADDLE.STACK_BEHIND": _STRADDLE,
+    "STRADDLE.IN_TOURNAMENT": _STRADDLE,
+    # chips and rake (rules.handchecks.check_chips / check_rake; kernel: "chips and rake" section)
+    "POT.CHIP_CONSERVATION": ("chips_written", "chips_implied", "site_total", "final_stack", "over_stack"),
+    "POT.UNCALLED_RETURN": ("return_amount",),
+    "RAKE.NONE_IN_TOURNAMENT": ("tournament_rake",),
+    "RAKE.TIE_EXEMPT": ("tie_rake",),
+    # deck and run it twice (rules.handchecks.check_deck / check_run_twice; kernel: "deck" section)
+    "DECK.DUPLICATE_CARD": ("duplicate_card", "hole_cards", "board_cards", "action_cards"),
+    "RUN_TWICE.GAME_TYPE": ("run_twice",),
+    "RUN_TWICE.POT_THRESHOLD": ("run_twice",),
+    "RUN_TWICE.TIMING": ("run_twice",),
+    # pots and showdown (rules.pots.check_pots; kernel: "pots and showdown" section)
+    "POT.SIDE_POTS": _AWARDS,
+    "POT.ODD_CHIP": _AWARDS,
+    "SHOWDOWN.CARDS_SPEAK": _AWARDS,
+    "SHOWDOWN.UNCONTESTED": _AWARDS,
+    # shot clock (rules.clock; the kernel has no clock checks: timed hands are flagged F_CLOCK)
+    "CLOCK.SHOT_CLOCK": ("clock",),
+    "CLOCK.TIME_BANK": ("clock",),
+    # across consecutive hands (rules.sequence; Python only)
+    "BLIND.DEAD_BUTTON": ("sequence",),
+    "BLIND.HEADSUP_TRANSITION": ("sequence",),
+}
