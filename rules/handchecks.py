@@ -2,6 +2,12 @@
 
 Why separate from the replay loop: these look at a hand once (its posts, totals, cards and boards)
 rather than at every decision, so they stay readable as one small function per rule family.
+
+Mirrored by the numba kernel (``rules.kernel._one_hand``), which evaluates each check's condition and
+bails (``rules.codes.B_*``) where one could hold: ``check_forced_bets`` by the "blinds" section and
+"heads-up: the button posts the small blind" (straddles always bail); ``check_chips`` and
+``check_rake`` by "chips and rake"; ``check_deck`` and ``check_run_twice`` by "deck". Every rule id
+here needs an entry in ``rules.screens.RULE_SCREENS`` (tests/rules/test_screens.py).
 """
 
 from __future__ import annotations

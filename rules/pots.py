@@ -4,6 +4,11 @@ Why from contributions: the site's own pot lines mean different things per site 
 rake), but contribution levels are exact (rules_matrix POT.SIDE_POTS). Each pot is then awarded to
 the best tabled hand among its eligible players (SHOWDOWN.CARDS_SPEAK, phevaluator), split in the
 smallest chip with odd units clockwise from the button (POT.ODD_CHIP), per board when run twice.
+
+Mirrored by the numba kernel's "pots and showdown" section (``rules.kernel._one_hand``: ``build_pots``,
+``_known_cards`` via ``_take_cards``, ``chip_unit``, ``split`` and ``distribute``, hand strength by
+``rules.kernel.best_high``); a pot it cannot match exactly bails (``award_*``, ``pot_no_contender`` in
+``rules.codes``) and comes here. Screens per rule id: ``rules.screens.RULE_SCREENS``.
 """
 
 from __future__ import annotations

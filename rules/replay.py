@@ -6,6 +6,12 @@ microseconds when the per-player state lives in parallel lists indexed by ring p
 betting checks (minimum raise, reopening, undercalls, order of action, pot-limit maximum, limit cap)
 run inside the same loop because they need exactly that state; hand-level checks (blinds, pots,
 showdown, deck, rake, run it twice) run after it on the replay's result (``rules.handchecks``).
+
+Mirrored by the numba kernel (``rules.kernel._one_hand``, same state machine, same integers), section
+by section: ``ring_order`` / ``ring_positions`` / ``sat_out`` by "the ring"; the blind levels and the
+start of the loop by "blinds"; the loop body (``next_to_act``, reopening, min/max, the betting
+findings) by "a decision". Every finding this module emits must have a kernel screen in
+``rules.screens.RULE_SCREENS`` (the bail reason that sends such a hand here; tests/rules/test_screens.py).
 """
 
 from __future__ import annotations
