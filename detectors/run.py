@@ -197,15 +197,46 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                                 anomaly_score=0.5 * floor * float(r["anomaly"]))
     flags = pl.DataFrame(rows) if rows else pl.DataFrame(
         schema={"flag_key": pl.String, "family": pl.String, "a": pl.String, "b": pl.String,
-                "players": pl.List(pl.String), "keys": pl.List(pl.String), "score": pl.Float64, "severity": pl.String,
+                "players": pl.List(pl.String), "keys": pl.List(pl.String), "score": pl.Float64, "share": pl.Float64,
+                "severity": pl.String,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
     ev = evidence(con, flags.select("flag_key", "family", "a", "b"), ranker=ranker) if rows else {}
+    ev = _hedged_evidence(rows, ev)
     flags = flags.with_columns(
         pl.Series("evidence_hands", [ev.get(k, []) for k in flags["flag_key"]], dtype=pl.List(pl.String))
     )
     flags = pl.concat([flags, _group_flags(u.filter(pl.col("flagged")), flags, params)], how="diagonal_relaxed")
     return _finish(con, flags, params, run_id, now=now, params_json=params_json), u
+
+
+def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[str]], top: int = 10) -> dict[str, list[str]]:
+    """A pair's leading flag lists evidence from every family it is attributed to, in proportion
+    to the attribution (the leading family first): when the label is uncertain, the hands a
+    reviewer opens first still show whichever mechanism is at work. Secondary family flags keep
+    their own family's hands."""
+    by_pair: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    for r in rows:
+        if r["family"] != "anomaly":
+            by_pair.setdefault((r["a"], r["b"]), []).append((float(r["share"]), r["flag_key"]))
+    out = dict(ev)
+    for fams in by_pair.values():
+        if len(fams) < 2:
+            continue
+        fams.sort(key=lambda x: (-x[0], x[1]))
+        lists = [list(ev.get(k, [])) for _, k in fams]
+        taken = [0] * len(fams)
+        merged: list[str] = []
+        while len(merged) < top and any(taken[i] < len(lists[i]) for i in range(len(fams))):
+            # D'Hondt: the next slot goes to the family with the most share per slot already given
+            i = max((i for i in range(len(fams)) if taken[i] < len(lists[i])),
+                    key=lambda i: fams[i][0] / (1 + taken[i]))
+            hand = lists[i][taken[i]]
+            taken[i] += 1
+            if hand not in merged:
+                merged.append(hand)
+        out[fams[0][1]] = merged
+    return out
 
 
 def _budget(params: Params) -> queue.Budget:
@@ -241,7 +272,7 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
         text = TEXT[fam]
         out.append({
             "flag_key": f"{fam}|{a}|{b}", "family": fam, "a": a, "b": b, "players": [na, nb], "keys": [a, b],
-            "score": round(s, 6),
+            "score": round(s, 6), "share": shares.get(fam, 0.0),
             "severity": "low" if fam == "anomaly" else queue.severity(
                 queue.Evidence(float(r[f"t_{fam}"]), exposure, float(r[f"r_{fam}"]),
                                float(r[f"p_{fam}"]) if learned else None, population),
