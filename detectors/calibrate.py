@@ -6,9 +6,8 @@ every pair in a room is honest, so the room's own distribution of a statistic ov
 is its null: a robust z (distance from the median in units of the spread, ``MAD`` scaled to a
 normal's sigma) says "this far out among the pairs of this room", whatever the room.
 
-A second, stricter null is the player's own: how the same player's statistic against this partner
-compares with the same statistic against every other opponent they shared tables with (permuting
-the partner label among the player's table-mates). ``own_null`` gives that for directional columns.
+The pair statistics themselves already hold the player's own null: each contrast compares A's
+decisions against B with A's decisions in the same spots against everyone else (``stats``).
 """
 
 from __future__ import annotations
@@ -53,32 +52,6 @@ def population_z(u: pl.DataFrame, columns: list[str], prefix: str = "cz_") -> pl
     return u.with_columns(
         [robust_z(pl.col(c).cast(pl.Float64).fill_null(0.0).fill_nan(0.0)).alias(f"{prefix}{c}") for c in present]
     )
-
-
-def own_null(u: pl.DataFrame, column_ab: str, column_ba: str) -> pl.DataFrame:
-    """Add ``oz_<column_ab>`` / ``oz_<column_ba>``: A's statistic against B among A's statistics
-    against all of A's scored opponents (and B's against A among B's), as robust z.
-
-    Each ordered statistic is stacked per actor, standardised within the actor's opponents, and
-    joined back; an actor with fewer than 5 scored opponents gets the room's spread instead."""
-    a = u.select(pl.col("player_a").alias("actor"), pl.col("player_b").alias("other"), pl.col(column_ab).alias("v"))
-    b = u.select(pl.col("player_b").alias("actor"), pl.col("player_a").alias("other"), pl.col(column_ba).alias("v"))
-    long = pl.concat([a, b]).with_columns(pl.col("v").cast(pl.Float64).fill_null(0.0).fill_nan(0.0))
-    room = long.select(_spread(pl.col("v")).alias("s")).item()
-    long = long.with_columns(
-        pl.len().over("actor").alias("n"),
-        pl.col("v").median().over("actor").alias("med"),
-        ((pl.col("v") - pl.col("v").median().over("actor")).abs().median().over("actor") * MAD_SIGMA).alias("mad"),
-    ).with_columns(
-        pl.when((pl.col("n") >= 5) & (pl.col("mad") > 1e-9)).then(pl.max_horizontal("mad", pl.lit(0.5 * room)))
-        .otherwise(pl.lit(room)).alias("scale"),
-        pl.when(pl.col("n") >= 5).then(pl.col("med")).otherwise(pl.lit(0.0)).alias("centre"),
-    ).with_columns(((pl.col("v") - pl.col("centre")) / pl.col("scale")).clip(-Z_CAP, Z_CAP).alias("oz"))
-    ab = long.select(pl.col("actor").alias("player_a"), pl.col("other").alias("player_b"),
-                     pl.col("oz").alias(f"oz_{column_ab}"))
-    ba = long.select(pl.col("other").alias("player_a"), pl.col("actor").alias("player_b"),
-                     pl.col("oz").alias(f"oz_{column_ba}"))
-    return u.join(ab, on=["player_a", "player_b"], how="left").join(ba, on=["player_a", "player_b"], how="left")
 
 
 def tail_probability(z: float) -> float:

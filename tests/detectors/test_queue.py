@@ -132,3 +132,34 @@ def test_seat_label_pairs_are_never_scored(tmp_path: Path) -> None:
         con.close()
     assert keys, "no pair scored at all: the check would be vacuous"
     assert not [k for k in keys if {"pokerstars:Big Blind", "pokerstars:Hero"} & set(k)]
+
+
+def test_robust_z_is_the_rooms_own_scale() -> None:
+    """Scaling a room's statistic (a site where contrasts run twice as wide) leaves its robust z
+    unchanged, a constant statistic is never "far out", and a room too small for a null gives 0."""
+    import polars as pl
+
+    from detectors.calibrate import MIN_POPULATION, population_z
+
+    values = [float(i % 7) for i in range(200)] + [40.0]
+    room = pl.DataFrame({"s": values, "c": [3.0] * len(values)})
+    wide = room.with_columns(pl.col("s") * 2 + 5)
+    z, z_wide = population_z(room, ["s", "c"]), population_z(wide, ["s", "c"])
+    assert z["cz_s"].to_list() == pytest.approx(z_wide["cz_s"].to_list())
+    assert z["cz_s"][-1] > 10  # the outlier is far out ...
+    assert abs(z["cz_s"].median()) < 1e-9  # ... the bulk is not
+    assert set(z["cz_c"].to_list()) == {0.0}
+    tiny = population_z(room.head(MIN_POPULATION - 1), ["s"])
+    assert set(tiny["cz_s"].to_list()) == {0.0}
+
+
+def test_severity_needs_evidence_not_rank() -> None:
+    from detectors.queue import Evidence, severity
+
+    strong = Evidence(z=8.0, exposure=40, rule=3.0, model_p=0.9, population=5000)
+    kw = {"high_min_exposure": 10, "high_min_rule": 2.0}
+    assert severity(strong, **kw) == "high"
+    assert severity(Evidence(8.0, 40, 3.0, 0.9, population=50), **kw) == "medium"  # no null of its own
+    assert severity(Evidence(8.0, 4, 3.0, 0.9, 5000), **kw) == "medium"  # too few spots
+    assert severity(Evidence(8.0, 40, 3.0, 0.2, 5000), **kw) == "medium"  # the model disagrees
+    assert severity(Evidence(2.0, 40, 3.0, 0.9, 5000), **kw) == "low"  # inside the budget, weak evidence
