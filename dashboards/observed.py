@@ -41,6 +41,11 @@ METRIC_LABELS: dict[str, str] = {
 }
 FACT_LABELS = {
     "pair_score": "pair score (all families)",
+    "model_score": "model score (rank in this room)",
+    "rank": "rank among the scored pairs",
+    "evidence_z": "family evidence, robust z in this room",
+    "honest_tail_probability": "chance an honest pair of this room gets this far",
+    "family_distribution": "family attribution",
     "hands_together": "hands played together",
     "weakest_pair_score": "weakest pair score in the group",
     "members": "members",
@@ -66,7 +71,7 @@ def observed_metrics(observed: str | None, players: list[str] | None = None) -> 
     if isinstance(data, dict) and isinstance(data.get("metrics"), list):
         items = [m for m in data["metrics"] if isinstance(m, dict)]
     elif isinstance(data, dict):
-        items = [{"name": k, **v} for k, v in sorted(data.items()) if isinstance(v, dict)]
+        items = [{"name": k, **v} for k, v in sorted(data.items()) if isinstance(v, dict) and "value" in v]
     else:
         items = [m for m in data if isinstance(m, dict)] if isinstance(data, list) else []
     out = []
@@ -87,8 +92,18 @@ def observed_facts(observed: str | None) -> dict[str, Any]:
     data = json.loads(observed)
     if not isinstance(data, dict):
         return {}
-    return {FACT_LABELS.get(k, k.replace("_", " ")): (", ".join(map(str, v)) if isinstance(v, list) else v)
-            for k, v in sorted(data.items()) if not isinstance(v, dict) and k != "metrics"}
+    return {FACT_LABELS.get(k, k.replace("_", " ")): _fact_text(v)
+            for k, v in sorted(data.items()) if k != "metrics" and not (isinstance(v, dict) and "value" in v)}
+
+
+def _fact_text(v: Any) -> Any:
+    """Lists joined; a distribution ({family: share}) as 'soft_play 72%, squeeze 20%', largest first."""
+    if isinstance(v, list):
+        return ", ".join(map(str, v))
+    if isinstance(v, dict):
+        parts = sorted(v.items(), key=lambda kv: -float(kv[1]))
+        return ", ".join(f"{k} {100 * float(x):.0f}%" for k, x in parts if float(x) >= 0.005)
+    return v
 
 
 _CITATION = re.compile(r"\s*\[(?P<source>[^\[\]]+)\]\s*«(?P<quote>.+?)»\s*$", re.S)

@@ -263,7 +263,7 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
         obs: dict[str, Any] = {c: {"value": round(float(r[c]), 3), "population_median": round(medians[c], 3),
                                    "percentile": round(float(r[f"pct_{c}"]) * 100, 2)}
                                for c in OBSERVED[fam] if c in r}
-        obs |= {"pair_score": round(float(r["score"]), 4), "model_p_pair": round(float(r["p_pair"]), 4),
+        obs |= {"pair_score": round(float(r["score"]), 4), "model_score": round(float(r["p_pair"]), 4),
                 "rank": int(r["rank"]), "hands_together": int(r["hands_together"]), "player_keys": [a, b],
                 "family_distribution": {f: round(v, 3) for f, v in shares.items()}}
         if fam != "anomaly":

@@ -82,7 +82,8 @@ CREATE TABLE IF NOT EXISTS flags (
 
 -- every scored pair of a run, ranked: the queue is its top (flagged = inside the alert budget);
 -- f_ = family attribution (sums to 1), t_ = the family statistic's robust z in this room,
--- r_ = the family's rule score, p_ = the model's class probability (or the scaled rule score)
+-- r_ = the family's rule score, p_ = the model's class probability (or the scaled rule score);
+-- p_pair is the model's pair score: with an ensemble, the members' mean rank percentile in the room
 CREATE TABLE IF NOT EXISTS pair_scores (
     run_id VARCHAR NOT NULL, player_a VARCHAR NOT NULL, player_b VARCHAR NOT NULL,
     rank BIGINT NOT NULL, flagged BOOLEAN NOT NULL, score DOUBLE NOT NULL, family VARCHAR NOT NULL,
