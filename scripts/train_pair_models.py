@@ -1,6 +1,6 @@
 """Fit the shipped pair models on many random worlds of the first simulator.
 
-    .venv/bin/python scripts/train_pair_models.py [--seeds 1001-1012] [--hands 60000] [--work var/train]
+    .venv/bin/python scripts/train_pair_models.py [--seeds 1001-1024] [--hands 60000] [--work var/train]
 
 writes detectors/models/pair_model_<mode>_worlds.pkl (+ .json), which the detectors combine with
 pair_model_<mode>.pkl (trained on classic nights, seeds 101/202/303 and 30-player pools) into one
@@ -67,7 +67,7 @@ def frame(seed: int, hands: int, work: Path, mode: str) -> pl.DataFrame | None:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seeds", default="1001-1012")
+    p.add_argument("--seeds", default="1001-1024")
     p.add_argument("--hands", type=int, default=60_000)
     p.add_argument("--work", default=str(ROOT / "var" / "train"))
     p.add_argument("--modes", nargs="+", default=["operator", "player"])
