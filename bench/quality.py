@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from detectors.evaluate import score_flags  # noqa: E402
+from detectors.evaluate import evaluate, score_flags  # noqa: E402
 from detectors.run import Params, detect  # noqa: E402
 from warehouse.ingest import ingest_paths  # noqa: E402
 
@@ -54,21 +54,20 @@ def write_room(generator: str, out: Path, truth: Path, hands: int, players: int,
     )
 
 
-def latest_flags(db: Path, mode: str) -> tuple[list[tuple[str, str]], list[Flag]]:
-    """Candidate pairs (scored) and flags of the latest run of ``mode``, screen names."""
+def latest_run(db: Path, mode: str, truth: dict[str, Any]) -> tuple[dict[str, Any], list[Flag]]:
+    """``detectors.evaluate`` on the latest run of ``mode`` (the same scoring as ``floorman
+    evaluate``), and that run's flags for the extra metrics."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         run = con.execute("SELECT run_id FROM detector_runs WHERE mode = ? ORDER BY started_at DESC LIMIT 1",
                           [mode]).fetchone()
         assert run is not None
-        cands = con.execute(
-            """SELECT substr(player_a, strpos(player_a, ':') + 1), substr(player_b, strpos(player_b, ':') + 1)
-            FROM pair_scores WHERE run_id = ?""", [run[0]]).fetchall()
+        scored = evaluate(con, truth, str(run[0]))
         flags = con.execute("SELECT family, players, score, evidence_hands FROM flags WHERE run_id = ?",
                             [run[0]]).fetchall()
     finally:
         con.close()
-    return [(min(a, b), max(a, b)) for a, b in cands], [(f, list(p), float(s), list(e)) for f, p, s, e in flags]
+    return scored, [(f, list(p), float(s), list(e)) for f, p, s, e in flags]
 
 
 def extra_metrics(flags: list[Flag], truth: dict[str, Any]) -> dict[str, Any]:
@@ -100,9 +99,9 @@ def run_room(generator: str, intensity: float, args: argparse.Namespace) -> list
         t0 = time.perf_counter()
         model = str(Path(args.model_dir) / f"pair_model_{mode}.pkl") if args.model_dir else None
         detect(db, Params(mode=mode, model=model, **args.params))
-        cands, flags = latest_flags(db, mode)
+        scored, flags = latest_run(db, mode, truth)
         rows.append({"generator": generator, "intensity": intensity, "mode": mode, "who": "floorman",
-                     **score_flags(cands, flags, truth), **extra_metrics(flags, truth),
+                     **scored, **extra_metrics(flags, truth),
                      "seconds": round(time.perf_counter() - t0, 1)})
     if args.no_naive:
         return rows

@@ -172,8 +172,11 @@ def _passive(v: View) -> Decision:
     return (CALL, 0) if v.to_call else (CHECK, 0)
 
 
-def _heads_up_partner(sim: HandSim, i: int, partners: list[int]) -> list[int]:
-    """Chip dumping: the partner on the other side of the transfer (receiver <-> dumper)."""
+def _heads_up_partner(sim: HandSim, i: int, partners: list[int], outsiders: list[int]) -> list[int]:
+    """Chip dumping heads-up: the partners on the other side of the transfer (receiver <-> dumper),
+    none while an outsider is still in the hand (these tactics only play out heads-up)."""
+    if outsiders:
+        return []
     me = sim.rec.players[i]
     players = sim.rec.players
     return [j for j in partners if (players[j].role == "receiver") != (me.role == "receiver")]
@@ -232,8 +235,8 @@ def _dump_trash_call(
     sim: HandSim, i: int, v: View, honest: Decision, partners: list[int], outsiders: list[int]
 ) -> Decision:
     """Heads-up: the receiver shoves strong hands, the dumper calls the shove with anything."""
-    partners = _heads_up_partner(sim, i, partners)
-    if not partners or outsiders:
+    partners = _heads_up_partner(sim, i, partners, outsiders)
+    if not partners:
         return honest
     partner = partners[0]
     if sim.rec.players[i].role == "receiver":
@@ -252,8 +255,8 @@ def _dump_river_overbet(
     sim: HandSim, i: int, v: View, honest: Decision, partners: list[int], outsiders: list[int]
 ) -> Decision:
     """Heads-up: both go quietly to the river, the dumper overbets it and folds to the raise."""
-    partners = _heads_up_partner(sim, i, partners)
-    if not partners or outsiders:
+    partners = _heads_up_partner(sim, i, partners, outsiders)
+    if not partners:
         return honest
     partner = partners[0]
     if sim.rec.players[i].role == "receiver":
@@ -280,8 +283,8 @@ def _bet_this_street(sim: HandSim, i: int) -> bool:
 def _dump_small(sim: HandSim, i: int, v: View, honest: Decision, partners: list[int], outsiders: list[int]) -> Decision:
     """Heads-up: the dumper makes small bets, the receiver min-raises, the dumper folds: many
     small transfers instead of one big one."""
-    partners = _heads_up_partner(sim, i, partners)
-    if not partners or outsiders:
+    partners = _heads_up_partner(sim, i, partners, outsiders)
+    if not partners:
         return honest
     partner = partners[0]
     if sim.rec.players[i].role == "receiver":
