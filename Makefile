@@ -38,6 +38,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy parsers warehouse rules detectors pipelines dashboards simulator
+	$(VENV)/bin/dagster definitions validate -m pipelines.definitions  # dg check defs needs dagster-dg-cli
 
 bench: $(STAMP)
 	$(PY) bench/ingest.py
