@@ -335,20 +335,51 @@ def _finish(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, params: Params,
     flags = flags.with_columns(
         pl.Series("flag_id", [stable_flag_id(params.mode, f, list(k))
                               for f, k in zip(flags["family"], flags["keys"], strict=True)], dtype=pl.String),
-        pl.lit(run_id).alias("run_id"), pl.lit(params.mode).alias("mode"),
+        pl.lit(run_id).alias("run_id"),
         pl.col("family").replace_strict(DETECTOR_VERSIONS, default=VERSION).alias("detector_version"),
         pl.lit(params_json).alias("params"), pl.lit(now).alias("created_at"),
     )
-    # first / last shared hand of the flagged players (all of them seated)
+    span = _shared_hand_span(con, flags)
+    flags = flags.join(span, on="flag_id", how="left")
+    flags = flags.with_columns(flag_mode(params.mode, pl.col("operator_hand_share")).alias("mode"))
+    flags = flags.with_columns(pl.struct("observed", "operator_hand_share").map_elements(
+        _with_card_coverage, return_dtype=pl.String).alias("observed"))
+    return flags.drop("operator_hand_share").sort("score", descending=True)
+
+
+#: a flag is in operator mode only when most of the shared hands carry every dealt player's cards
+OPERATOR_HAND_SHARE_MIN = 0.5
+
+
+def flag_mode(run_mode: str, operator_hand_share: pl.Expr) -> pl.Expr:
+    """The hole-card mode a flag was decided in, from its hands' data, not the run's option: an
+    operator-mode run over public exports (hero's and shown cards only) is a player-mode flag."""
+    operator = (pl.lit(run_mode) == "operator") & (operator_hand_share.fill_null(0.0) >= OPERATOR_HAND_SHARE_MIN)
+    return pl.when(operator).then(pl.lit("operator")).otherwise(pl.lit("player"))
+
+
+def _shared_hand_span(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame) -> pl.DataFrame:
+    """First / last hand every flagged player was dealt into, and the share of those hands whose
+    export shows every dealt player's cards (hands.hole_cards_mode = 'operator')."""
     con.register("_fl", flags.select("flag_id", pl.col("keys").alias("players")).to_arrow())
     span = con.execute(
         """WITH x AS (SELECT flag_id, unnest(players) AS player, len(players) AS k FROM _fl),
         h AS (SELECT x.flag_id, hp.hand_id, any_value(hp.started_at) AS t, count(*) AS n, any_value(x.k) AS k
               FROM x JOIN hp ON hp.player = x.player GROUP BY ALL)
-        SELECT flag_id, min(t) AS first_hand_at, max(t) AS last_hand_at FROM h WHERE n = k GROUP BY flag_id"""
+        SELECT h.flag_id, min(h.t) AS first_hand_at, max(h.t) AS last_hand_at,
+               avg(CASE WHEN hd.hole_cards_mode = 'operator' THEN 1.0 ELSE 0.0 END) AS operator_hand_share
+        FROM h JOIN hands hd USING (hand_id) WHERE h.n = h.k GROUP BY h.flag_id"""
     ).pl()
     con.unregister("_fl")
-    return flags.join(span, on="flag_id", how="left").sort("score", descending=True)
+    return span
+
+
+def _with_card_coverage(row: dict[str, Any]) -> str:
+    """The flag's facts, plus the share of its hands with every dealt player's cards known."""
+    observed = json.loads(row["observed"])
+    share = row["operator_hand_share"]
+    observed["operator_hand_share"] = None if share is None else round(float(share), 3)
+    return json.dumps(observed, sort_keys=True)
 
 
 def pair_score_rows(ranked: pl.DataFrame, run_id: str) -> pl.DataFrame:

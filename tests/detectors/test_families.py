@@ -42,7 +42,8 @@ def _flags(db: Path, mode: str) -> list[tuple[str, list[str], float, str, list[s
     con = duckdb.connect(str(db), read_only=True)
     try:
         return con.execute(
-            "SELECT family, players, score, severity, evidence_hands FROM flags WHERE mode = ? ORDER BY score DESC",
+            """SELECT family, players, score, severity, evidence_hands FROM flags
+            WHERE run_id IN (SELECT run_id FROM detector_runs WHERE mode = ?) ORDER BY score DESC""",
             [mode],
         ).fetchall()
     finally:

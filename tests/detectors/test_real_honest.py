@@ -15,6 +15,9 @@ from detectors.run import Params, detect
 from tests.conftest import SHARED, real_data
 from warehouse.ingest import ingest_paths
 
+#: the flags of the runs made in one mode (a flag's own mode comes from its hands' data)
+OF_MODE = "run_id IN (SELECT run_id FROM detector_runs WHERE mode = ?)"
+
 
 @pytest.fixture(scope="module")
 def honest_db(tmp_path_factory: pytest.TempPathFactory) -> str:
@@ -32,7 +35,7 @@ def test_no_high_severity_flags_on_honest_play(honest_db: str, mode: str) -> Non
     try:
         players = con.execute("SELECT players FROM detector_runs WHERE mode = ?", [mode]).fetchone()
         high = con.execute(
-            "SELECT family, players, score FROM flags WHERE mode = ? AND severity = 'high'", [mode]
+            f"SELECT family, players, score FROM flags WHERE {OF_MODE} AND severity = 'high'", [mode]
         ).fetchall()
     finally:
         con.close()
@@ -68,9 +71,9 @@ def test_whole_real_sample_has_no_high_flag(whole_sample_db: str, mode: str) -> 
     try:
         players = con.execute("SELECT players FROM detector_runs WHERE mode = ?", [mode]).fetchone()
         by_severity = dict(con.execute(
-            "SELECT severity, count(*) FROM flags WHERE mode = ? GROUP BY ALL", [mode]).fetchall())
+            f"SELECT severity, count(*) FROM flags WHERE {OF_MODE} GROUP BY ALL", [mode]).fetchall())
         labels = con.execute(
-            """SELECT DISTINCT p FROM (SELECT unnest(players) AS p FROM flags WHERE mode = ?)
+            f"""SELECT DISTINCT p FROM (SELECT unnest(players) AS p FROM flags WHERE {OF_MODE})
             WHERE regexp_matches(p, '^(Hero|Big Blind|Small Blind|Dealer|UTG.*|Player ?[0-9]+)$', 'i')""",
             [mode]).fetchall()
     finally:
@@ -80,3 +83,23 @@ def test_whole_real_sample_has_no_high_flag(whole_sample_db: str, mode: str) -> 
     print(f"{mode}: {players[0]} players, flags per 1,000 players {per_1000}")
     assert by_severity.get("high", 0) == 0, per_1000
     assert labels == []  # seat labels and placeholders are never a flagged "player"
+
+
+def test_flag_mode_comes_from_the_hands_data(whole_sample_db: str) -> None:
+    """An operator-mode run over public exports (the hero's and shown cards only) decides its flags
+    without every hole card: those flags say player mode, and an operator flag names its coverage."""
+    con = duckdb.connect(whole_sample_db, read_only=True)
+    try:
+        rows = con.execute(
+            """SELECT f.mode, CAST(json_extract(f.observed, '$.operator_hand_share') AS DOUBLE)
+            FROM flags f JOIN detector_runs r USING (run_id) WHERE r.mode = 'operator'"""
+        ).fetchall()
+        public_hands = con.execute("SELECT avg(CASE WHEN hole_cards_mode = 'player' THEN 1 ELSE 0 END) "
+                                   "FROM hands").fetchone()
+    finally:
+        con.close()
+    assert public_hands is not None and public_hands[0] > 0.1  # a fifth of the real sample: public exports
+    assert rows, "the operator run flagged nothing to check"
+    for mode, share in rows:  # no hand with every member dealt in (a ring): no coverage, player mode
+        assert mode == ("operator" if share is not None and share >= 0.5 else "player"), (mode, share)
+    assert any(mode == "player" for mode, _ in rows)
