@@ -6,10 +6,15 @@ STAMP  := $(VENV)/.installed
 DEMO_DIR ?= var/demo
 PORT   ?= 8501
 
-.PHONY: demo test lint bench install clean e2e dagster-ui
+.PHONY: demo test lint bench install clean e2e dagster-ui cluster-test
 
 e2e: $(STAMP)
 	bash scripts/e2e_browser.sh
+
+## cluster-test: PostgreSQL, Redis, the Dagster daemon and Celery workers on loopback; a night with one
+## worker SIGKILLed mid-task must equal the single-process night (installs .[cluster] and the apt packages)
+cluster-test: $(STAMP)
+	bash scripts/cluster_test.sh
 
 ## dagster-ui: the Dagster UI on the same project (landing folder var/landing, work var/audit)
 dagster-ui: $(STAMP)
