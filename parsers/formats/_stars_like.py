@@ -208,16 +208,20 @@ class HandBuilder:
         self._add(player, Kind.RAISE, amount, raise_to=to, all_in=all_in, contribution=amount)
 
     def all_in_adding(self, player: str, amount: int) -> None:
-        """An all-in written as the chips it adds (Bovada 'All-in $X', Winning 'allin (X)'): a
+        """An all-in written as the chips it adds (Bovada 'All-in $X', Winning 'allin (X)')."""
+        self.adding(player, amount, all_in=True)
+
+    def adding(self, player: str, amount: int, all_in: bool = False) -> None:
+        """A decision written only as the chips it adds (MicroGaming XML, all-ins elsewhere): a
         call if it does not top the bet, else a bet or a raise to the player's new total."""
         to = self.committed(player) + amount
         top = self.max_committed_excluding(player)
         if to <= top:
-            self.call(player, amount, all_in=True)
+            self.call(player, amount, all_in=all_in)
         elif top == 0:
-            self.bet(player, amount, all_in=True)
+            self.bet(player, amount, all_in=all_in)
         else:
-            self.raise_to(player, amount, to, all_in=True)
+            self.raise_to(player, amount, to, all_in=all_in)
 
     def max_committed_excluding(self, player: str) -> int:
         return max((v for p, v in self._committed.items() if p != player), default=0)
