@@ -38,6 +38,7 @@ demo: $(STAMP)
 ## test: install what the tests need (the venv, Debian's chromium for the browser test) and run them all
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
+	bash scripts/ensure_poppler.sh
 	FLOORMAN_E2E=1 $(PY) -m pytest -q
 
 lint: $(STAMP)
