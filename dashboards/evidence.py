@@ -1,41 +1,52 @@
 """Evidence bundle for one case: a zip a disqualification decision can rest on.
 
 Contents: report.html and report.pdf (summary, explanation, statistics, figures, every evidence
-hand replayed, rule findings, decision log), figures/*.svg, raw/*.txt (the bytes the site wrote,
+hand replayed, rule findings, decision log; appendices with the detector's parameters, the raw
+hand text and the software that built it), figures/*.svg, raw/*.txt (the bytes the site wrote,
 cut from hands.source_file at byte_offset/byte_length after checking the file's SHA-256 against
-hands.file_sha256), canonical/*.csv (warehouse rows), decisions.csv and manifest.json (SHA-256
-of every file and of each source file). Why deterministic: the same inputs must give the same
-bytes, so anyone can rebuild the bundle and compare hashes; hence fixed zip timestamps and
-permissions, sorted entries, no build time anywhere, and a PDF with no dates.
+hands.file_sha256, shown decoded with the encoding ingest recorded in raw_files), canonical/*.csv
+(warehouse rows), decisions.csv and manifest.json (SHA-256 of every file and of each source file,
+software versions, SHA-256 of the detector models). Why deterministic: the same inputs must give
+the same bytes, so anyone can rebuild the bundle and compare hashes; hence fixed zip timestamps
+and permissions, sorted entries, no build time anywhere, and a PDF dated by the case itself.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import html
 import io
 import json
+import platform
 import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from dashboards import data
-from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_figure, to_svg
+from dashboards.drawing import Drawing, chip_flow_figure, percentile_figure, timeline_figure, to_svg
 from dashboards.observed import observed_facts, observed_metrics, split_citation
 from dashboards.pdf import PdfDocument
 from dashboards.replay import HandReplay, money, replay_lines, steps_frame
 from dashboards.review_store import ReviewStore
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
-BUNDLE_VERSION = "floorman-evidence/1"
+BUNDLE_VERSION = "floorman-evidence/2"
 READ_EVENTS = frozenset({"case.export", "login"})
+#: distributions whose versions go into the manifest: what read, scored and wrote the evidence
+SOFTWARE = ("floorman", "duckdb", "polars", "pyarrow", "numpy", "scikit-learn", "fpdf2", "fonttools",
+            "noto-cjk-sans-otc")
+MODEL_DIR = Path(__file__).resolve().parents[1] / "detectors" / "models"
+#: the PDF's date when a case has no created_at (a fixed value, never the clock)
+EPOCH = datetime(1980, 1, 1)
 
 
 class EvidenceError(Exception):
@@ -96,6 +107,48 @@ def raw_hand_texts(
     return raw, sorted(checks.values(), key=lambda c: (c.path, c.expected_sha256))
 
 
+def file_encodings(db: str | Path, file_shas: Sequence[str]) -> dict[str, str]:
+    """The encoding ingest recorded for each source file (``raw_files.encoding``, by SHA-256).
+
+    Why from the warehouse: the raw bytes of one hand carry no BOM (only the file's start does),
+    so a Full Tilt hand cut from a UTF-16 file cannot be told from its own bytes reliably."""
+    shas = sorted(set(file_shas))
+    with data.connect(db) as con:
+        if not shas or not data.has_table(con, "raw_files"):
+            return {}
+        rows = con.execute(
+            "SELECT sha256, encoding FROM raw_files WHERE sha256 IN (SELECT unnest(?::VARCHAR[]))", [shas]
+        ).fetchall()
+    return {sha: enc for sha, enc in rows if enc}
+
+
+def decode_raw(blob: bytes, encoding: str | None) -> str:
+    """Text of a hand's raw bytes in its file's encoding (UTF-8 when none was recorded or it is
+    unknown); a BOM is dropped and undecodable bytes show as U+FFFD, never silently."""
+    name = encoding or "utf-8"
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        name = "utf-8"
+    return blob.decode(name, errors="replace").removeprefix("\ufeff")
+
+
+def software_versions() -> dict[str, str]:
+    """Python and the installed versions of the distributions in ``SOFTWARE``."""
+    out = {"python": platform.python_version()}
+    for name in SOFTWARE:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def model_hashes(model_dir: Path = MODEL_DIR) -> dict[str, str]:
+    """SHA-256 of each detector model file (``detectors/models/*.pkl``) present at export time."""
+    return {p.name: _sha256_file(p) for p in sorted(model_dir.glob("*.pkl"))}
+
+
 def _cell(v: Any) -> str:
     if v is None:
         return ""
@@ -132,6 +185,8 @@ class CaseEvidence:
     audit: list[dict[str, str | None]]
     facts: dict[str, Any] = field(default_factory=dict)
     replays: dict[str, HandReplay] = field(default_factory=dict)
+    #: source file SHA-256 -> encoding recorded at ingest
+    encodings: dict[str, str] = field(default_factory=dict)
 
 
 def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvidence:
@@ -164,6 +219,7 @@ def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvid
         sessions=data.sessions(shared).to_dicts(),
         decisions=decisions,
         audit=audit,
+        encodings=file_encodings(db, rows["hands"]["file_sha256"].drop_nulls().to_list()),
     )
 
 
@@ -177,46 +233,98 @@ def _units_fmt(rows: dict[str, pl.DataFrame]) -> Any:
     return lambda v: f"{v} units"
 
 
-def build_html(ev: CaseEvidence, svgs: dict[str, str], raw: dict[str, bytes]) -> str:
+def _when(v: Any) -> str:
+    return f"{v:%Y-%m-%d %H:%M:%S} UTC" if isinstance(v, datetime) else _cell(v)
+
+
+def parameter_rows(params: Any) -> list[tuple[str, str]]:
+    """The detector's parameters as (name, value) rows: nested keys dotted, lists comma-joined,
+    sorted by name, so the appendix reads as a table rather than a JSON dump."""
+    if isinstance(params, str):
+        try:
+            params = json.loads(params) if params.strip() else {}
+        except json.JSONDecodeError:
+            return [("(unparsed)", params)]
+    rows: list[tuple[str, str]] = []
+
+    def walk(prefix: str, v: Any) -> None:
+        if isinstance(v, dict):
+            for k in sorted(v):
+                walk(f"{prefix}.{k}" if prefix else str(k), v[k])
+        elif isinstance(v, list):
+            rows.append((prefix, ", ".join(_cell(x) for x in v)))
+        else:
+            rows.append((prefix, json.dumps(v) if isinstance(v, bool) or v is None else _cell(v)))
+
+    walk("", params if params is not None else {})
+    return rows
+
+
+def summary_rows(f: dict[str, Any]) -> list[tuple[str, str]]:
+    """The case at a glance (page 1 of the PDF, the head of the HTML)."""
+    n = len(parameter_rows(f.get("params")))
+    return [
+        ("Case", str(f["flag_id"])),
+        ("Family", str(f["family"])),
+        ("Players", ", ".join(map(str, f.get("players") or []))),
+        ("Score", _cell(f.get("score"))),
+        ("Severity", _cell(f.get("severity"))),
+        ("Mode", _cell(f.get("mode"))),
+        ("Hands", f"{_when(f.get('first_hand_at'))} to {_when(f.get('last_hand_at'))}"),
+        ("Detector", _cell(f.get("detector_version"))),
+        ("Run", _cell(f.get("run_id"))),
+        ("Parameters", f"{n} value(s), Appendix A" if n else "the detector's defaults (none recorded)"),
+    ]
+
+
+def _hand_encodings(ev: CaseEvidence) -> dict[str, str | None]:
+    return {h["hand_id"]: ev.encodings.get(h["file_sha256"])
+            for h in ev.rows["hands"].select("hand_id", "file_sha256").iter_rows(named=True)}
+
+
+def _metric_rows(ev: CaseEvidence) -> list[list[str]]:
+    return [[f"{m.get('label')} [{m.get('name')}]", _cell(m.get("value")), _cell(m.get("population_median")),
+             _cell(m.get("percentile"))] for m in ev.metrics]
+
+
+def software_rows(software: dict[str, str], models: dict[str, str]) -> list[tuple[str, str]]:
+    return [*software.items(), *((f"model {name}", f"sha256 {d}") for name, d in models.items())]
+
+
+def _table_html(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None) -> str:
+    e = html.escape
+    out = ["<table>"]
+    if header:
+        out.append("<tr>" + "".join(f"<th>{e(h)}</th>" for h in header) + "</tr>")
+    out += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows]
+    return "\n".join([*out, "</table>"])
+
+
+def build_html(ev: CaseEvidence, drawings: dict[str, Drawing], raw: dict[str, bytes],
+               software: dict[str, str], models: dict[str, str]) -> str:
     f = ev.flag
     e = html.escape
+    enc = _hand_encodings(ev)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>Floorman evidence {e(f['flag_id'])}</title>",
-        "<style>body{font-family:Helvetica,Arial,sans-serif;max-width:960px;margin:auto}"
-        "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px}"
-        "pre{background:#f6f6f6;padding:8px;white-space:pre-wrap}.finding{color:#b00}</style>",
+        "<style>body{font-family:'Noto Sans CJK SC','Noto Sans',Helvetica,Arial,sans-serif;max-width:960px;"
+        "margin:auto}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
+        "text-align:left}pre{background:#f6f6f6;padding:8px;white-space:pre-wrap}.finding{color:#b00}</style>",
         "</head><body>",
         f"<h1>Case {e(f['flag_id'])}: {e(str(f['family']))}</h1>",
-        "<table>",
-    ]
-    for label, key in [
-        ("Players", "players"), ("Score", "score"), ("Severity", "severity"), ("Mode", "mode"),
-        ("Detector", "detector_version"), ("Parameters", "params"), ("Run", "run_id"),
-        ("First hand", "first_hand_at"), ("Last hand", "last_hand_at"),
-    ]:
-        parts.append(f"<tr><th>{label}</th><td>{e(_cell(f.get(key)))}</td></tr>")
-    parts += [
-        "</table>",
+        _table_html([(k, v.replace("Appendix A", "appendix A below")) for k, v in summary_rows(f)]),
         f"<h2>Explanation</h2><p>{e(str(f.get('explanation') or ''))}</p>",
         f"<p><b>Benign explanation considered:</b> {e(str(f.get('benign_explanation') or ''))}</p>",
         f"<p><b>What would overturn it:</b> {e(str(f.get('overturn') or ''))}</p>",
         "<h2>Statistics against the population</h2>",
-        "<p>" + "; ".join(f"{e(k)}: {e(_cell(v))}" for k, v in ev.facts.items()) + "</p>",
-        "<table><tr><th>metric</th><th>what it measures</th><th>value</th>"
-        "<th>population median</th><th>percentile</th></tr>",
+        _table_html([(k, _cell(v)) for k, v in ev.facts.items()]) if ev.facts else "",
+        _table_html(_metric_rows(ev), ["metric", "value", "population median", "percentile"]),
+        "<h2>Figures</h2>",
     ]
-    for m in ev.metrics:
-        parts.append(
-            "<tr>" + "".join(
-                f"<td>{e(_cell(m.get(k)))}</td>"
-                for k in ("name", "label", "value", "population_median", "percentile")
-            ) + "</tr>"
-        )
-    parts.append("</table><h2>Figures</h2>")
-    for name in sorted(svgs):
-        parts.append(f'<figure>{svgs[name]}<figcaption>figures/{e(name)}</figcaption></figure>')
+    for name in sorted(drawings):
+        parts.append(f"<figure>{to_svg(drawings[name])}<figcaption>{e(drawings[name].title)}</figcaption></figure>")
     parts.append("<h2>Evidence hands</h2>")
     for hand_id in f.get("evidence_hands") or []:
         parts.append(f"<h3>{e(hand_id)}</h3>")
@@ -227,18 +335,15 @@ def build_html(ev: CaseEvidence, svgs: dict[str, str], raw: dict[str, bytes]) ->
         if r.rulebook:
             parts.append(f"<p>Legal ranges and findings from the rule engine under {e(r.rulebook)}.</p>")
         for view in r.streets:
-            parts.append(f"<h4>{e(view.name)} {e(' '.join(view.board))}</h4><table><tr>")
             sf = steps_frame(view, r.hand)
-            parts.append("".join(f"<th>{e(c)}</th>" for c in sf.columns) + "</tr>")
-            for row in sf.iter_rows():
-                parts.append("<tr>" + "".join(f"<td>{e(_cell(v))}</td>" for v in row) + "</tr>")
-            parts.append("</table>")
+            parts.append(f"<h4>{e(view.name)} {e(' '.join(view.board))}</h4>")
+            parts.append(_table_html([[_cell(v) for v in row] for row in sf.iter_rows()], sf.columns))
         for w in r.awards:
             parts.append(f"<p>{e(w['player'])} collects {e(money(w['amount'], r.hand))}</p>")
         if hand_id in raw:
             parts.append(
-                f"<p>Raw text as the site wrote it (raw/{e(_safe(hand_id))}.txt):</p>"
-                f"<pre>{e(raw[hand_id].decode('utf-8', errors='replace'))}</pre>"
+                f"<p>Raw text as the site wrote it ({e(enc.get(hand_id) or 'utf-8')}; bytes in "
+                f"raw/{e(_safe(hand_id))}.txt):</p><pre>{e(decode_raw(raw[hand_id], enc.get(hand_id)))}</pre>"
             )
     parts.append("<h2>Rule findings</h2>")
     viol = ev.rows.get("violations")
@@ -259,39 +364,37 @@ def build_html(ev: CaseEvidence, svgs: dict[str, str], raw: dict[str, bytes]) ->
     if not ev.decisions:
         parts.append("<p>No decision recorded.</p>")
     else:
-        parts.append("<table><tr><th>at (UTC)</th><th>reviewer</th><th>decision</th><th>reason</th></tr>")
-        for d in ev.decisions:
-            parts.append("<tr>" + "".join(f"<td>{e(d[k])}</td>" for k in ("at", "actor", "decision", "reason"))
-                         + "</tr>")
-        parts.append("</table>")
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
+        parts.append(_table_html([[d[k] for k in ("at", "actor", "decision", "reason")] for d in ev.decisions],
+                                 ["at (UTC)", "reviewer", "decision", "reason"]))
+    params = parameter_rows(f.get("params"))
+    parts += [
+        "<h2>Appendix A: detector parameters</h2>",
+        _table_html(params, ["parameter", "value"]) if params else "<p>None recorded (the detector's defaults).</p>",
+        "<h2>Appendix B: software and models at export</h2>",
+        _table_html(software_rows(software, models), ["component", "version"]),
+        "</body></html>\n",
+    ]
+    return "\n".join(p for p in parts if p)
 
 
-def build_pdf(ev: CaseEvidence, drawings: Sequence[Any]) -> bytes:
+def build_pdf(ev: CaseEvidence, drawings: Sequence[Drawing], raw: dict[str, bytes],
+              software: dict[str, str], models: dict[str, str]) -> bytes:
     f = ev.flag
-    doc = PdfDocument()
+    stamp = f.get("created_at")
+    created = stamp if isinstance(stamp, datetime) else EPOCH
+    doc = PdfDocument(f"Floorman evidence report: case {f['flag_id']}", created,
+                      f"Floorman {software.get('floorman', '')}".strip())
     doc.heading(f"Floorman evidence report: case {f['flag_id']}", 16)
-    doc.paragraph(
-        f"Family: {f['family']}   Players: {', '.join(f.get('players') or [])}   Score: {f['score']}   "
-        f"Severity: {f['severity']}   Mode: {f['mode']}"
-    )
-    doc.paragraph(
-        f"Detector {f.get('detector_version')} with parameters {f.get('params')}; run {f.get('run_id')}; "
-        f"hands from {_cell(f.get('first_hand_at'))} to {_cell(f.get('last_hand_at'))} UTC."
-    )
+    doc.table(summary_rows(f), widths=(1, 4))
     doc.heading("Explanation")
     doc.paragraph(str(f.get("explanation") or ""))
     doc.paragraph(f"Benign explanation considered: {f.get('benign_explanation') or ''}")
     doc.paragraph(f"What would overturn it: {f.get('overturn') or ''}")
     doc.heading("Statistics against the population")
     if ev.facts:
-        doc.paragraph("; ".join(f"{k}: {_cell(v)}" for k, v in ev.facts.items()))
-    for m in ev.metrics:
-        doc.paragraph(
-            f"{m.get('label')} [{m.get('name')}]: {_cell(m.get('value'))} (percentile {_cell(m.get('percentile'))}; "
-            f"population median {_cell(m.get('population_median'))})"
-        )
+        doc.table([(k, _cell(v)) for k, v in ev.facts.items()], widths=(2, 3))
+    if ev.metrics:
+        doc.table(_metric_rows(ev), ["metric", "value", "population median", "percentile"], widths=(6, 1.3, 1.6, 1.3))
     doc.heading("Figures")
     for d in drawings:
         doc.figure(d)
@@ -301,7 +404,7 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Any]) -> bytes:
         if r is None:
             doc.paragraph(f"{hand_id}: not in this snapshot")
         else:
-            doc.mono(replay_lines(r))
+            doc.verbatim(replay_lines(r))
     doc.heading("Rule findings")
     viol = ev.rows.get("violations")
     if viol is None or viol.is_empty():
@@ -319,8 +422,29 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Any]) -> bytes:
     doc.heading("Decision log")
     if not ev.decisions:
         doc.paragraph("No decision recorded.")
-    for d in ev.decisions:
-        doc.paragraph(f"{d['at']} {d['actor']}: {d['decision']} - {d['reason']}")
+    else:
+        doc.table([[d[k] for k in ("at", "actor", "decision", "reason")] for d in ev.decisions],
+                  ["at (UTC)", "reviewer", "decision", "reason"], widths=(2, 1.2, 1.2, 4))
+    doc.heading("Appendix A: detector parameters")
+    params = parameter_rows(f.get("params"))
+    if params:
+        doc.table(params, ["parameter", "value"], widths=(2, 3))
+    else:
+        doc.paragraph("None recorded (the detector's defaults).")
+    doc.heading("Appendix B: raw hand text as the site wrote it")
+    enc = _hand_encodings(ev)
+    for hand_id in f.get("evidence_hands") or []:
+        if hand_id in raw:
+            doc.paragraph(f"{hand_id} ({enc.get(hand_id) or 'utf-8'}, {len(raw[hand_id]):,} bytes, "
+                          f"sha256 {hashlib.sha256(raw[hand_id]).hexdigest()})", 8.5)
+            doc.verbatim(decode_raw(raw[hand_id], enc.get(hand_id)).rstrip().splitlines(), 7)
+        else:
+            doc.paragraph(f"{hand_id}: raw text not included (source file missing or changed)", 8.5)
+    doc.heading("Appendix C: software and models at export")
+    doc.table(software_rows(software, models), ["component", "version"], widths=(2, 5))
+    if doc.missing:
+        doc.paragraph("Characters the embedded font cannot show, printed as '?' (raw/ and report.html keep them): "
+                      + ", ".join(f"U+{ord(c):04X}" for c in sorted(doc.missing)), 8.5)
     return doc.to_bytes()
 
 
@@ -339,13 +463,13 @@ def build_bundle(
         "chip_flow.svg": chip_flow_figure(ev.flow, list(ev.flag.get("players") or []), fmt),
         "timeline.svg": timeline_figure(ev.sessions),
     }
-    svgs = {k: to_svg(v) for k, v in drawings.items()}
     raw, checks = raw_hand_texts(ev.rows["hands"], source_root, allow_unverified)
+    software, models = software_versions(), model_hashes()
     files: dict[str, bytes] = {}
-    files["report.html"] = build_html(ev, svgs, raw).encode("utf-8")
-    files["report.pdf"] = build_pdf(ev, [drawings[k] for k in sorted(drawings)])
-    for name, svg in svgs.items():
-        files[f"figures/{name}"] = svg.encode("utf-8")
+    files["report.html"] = build_html(ev, drawings, raw, software, models).encode("utf-8")
+    files["report.pdf"] = build_pdf(ev, [drawings[k] for k in sorted(drawings)], raw, software, models)
+    for name, d in drawings.items():
+        files[f"figures/{name}"] = to_svg(d).encode("utf-8")
     for hand_id, blob in raw.items():
         files[f"raw/{_safe(hand_id)}.txt"] = blob
     for table, df in ev.rows.items():
@@ -360,18 +484,22 @@ def build_bundle(
         pl.DataFrame(ev.audit) if ev.audit
         else pl.DataFrame(schema=dict.fromkeys(["at", "actor", "action", "object", "previous", "new"], pl.String))
     )
+    enc = _hand_encodings(ev)
     manifest = {
         "bundle": BUNDLE_VERSION,
         "case_id": case_id,
         "files": {name: hashlib.sha256(blob).hexdigest() for name, blob in sorted(files.items())},
         "source_files": [
-            {"path": c.path, "sha256": c.expected_sha256, "verified": c.verified, "hands": sorted(c.hands)}
+            {"path": c.path, "sha256": c.expected_sha256, "verified": c.verified, "hands": sorted(c.hands),
+             "encoding": ev.encodings.get(c.expected_sha256)}
             for c in checks
         ],
         "raw_hands": {
-            hand_id: {"sha256": hashlib.sha256(blob).hexdigest(), "bytes": len(blob)}
+            hand_id: {"sha256": hashlib.sha256(blob).hexdigest(), "bytes": len(blob), "encoding": enc.get(hand_id)}
             for hand_id, blob in sorted(raw.items())
         },
+        "software": software,
+        "detector_models": {name: {"sha256": digest} for name, digest in models.items()},
     }
     files["manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return deterministic_zip(files)

@@ -1,202 +1,183 @@
-"""A small deterministic PDF writer: text pages plus vector figures, nothing else.
+"""The evidence PDF: text, tables and vector figures through fpdf2, in an embedded Unicode font.
 
-Why hand-written: evidence must rebuild byte-identically, and neither fpdf2 nor reportlab is
-in the environment. PDF 1.4 with the standard Type 1 fonts (Helvetica, Courier; WinAnsi
-encoding) needs no embedded font, and with no /Info dictionary, no /ID and a fixed zlib level
-the bytes depend only on the content.
+Why fpdf2 and Noto Sans CJK: player names at Asian sites ("身轻如燕" in the PokerMaster sample)
+must be real text in the report, searchable and copyable, which the standard Type 1 fonts'
+WinAnsi encoding cannot carry. Noto Sans CJK (from the ``noto-cjk-sans-otc`` package) covers
+Latin, Greek, Cyrillic, Chinese, Japanese and Korean; fpdf2 embeds only the glyphs used. One face
+only: each face of the 65,000-glyph collection costs about a second to load and subset, so the
+verbatim blocks (replays, raw text) are set in the same face, smaller, on a grey ground. A
+character the font lacks (Arabic, Thai, U+FFFD) is printed as "?" and counted in ``missing``,
+never dropped silently.
+
+Why deterministic: evidence must rebuild byte-identically. The creation date is the caller's
+(the case's own timestamp, never the clock), fpdf2's /ID is an MD5 of the content, the font
+subset depends only on the glyphs used, and nothing else varies between runs (checked across
+hash seeds by the tests).
 """
 
 from __future__ import annotations
 
-import zlib
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import noto_cjk_sans_otc
+from fpdf import FPDF
+from fpdf.enums import Align, TableBordersLayout, WrapMode, XPos, YPos
+from fpdf.fonts import FontFace, TTFFont
 
 from dashboards.drawing import Circle, Drawing, Line, Rect, Text
 
-PAGE_W, PAGE_H, MARGIN = 595.0, 842.0, 48.0
-#: average glyph width / size, conservative for Helvetica (wrap early rather than overflow)
-HELV_W, MONO_W = 0.56, 0.6
+#: face 2 of NotoSansCJK-Regular.ttc: Noto Sans CJK SC
+SANS_FACE = 2
+SANS = "noto-sans"
+VERBATIM_FILL = (244, 244, 244)
+MARGIN = 48.0
+HEAD_FILL = (235, 235, 235)
+INK = (0, 0, 0)
+HEAD_INK = (25, 45, 90)
 
 
-def _num(v: float) -> str:
-    s = f"{v:.2f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
+def font_path() -> Path:
+    """The Noto Sans CJK collection file the PDF embeds (installed with the package)."""
+    path = Path(str(noto_cjk_sans_otc.FONT_PATH))
+    if not path.is_file():
+        raise FileNotFoundError(f"Noto Sans CJK font missing at {path}: reinstall noto-cjk-sans-otc")
+    return path
 
 
-def _pdf_string(text: str) -> bytes:
-    raw = text.encode("cp1252", errors="replace")
-    return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
-
-
-def _rgb(hex_colour: str) -> str:
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
     h = hex_colour.lstrip("#")
-    r, g, b = (int(h[i : i + 2], 16) / 255 for i in (0, 2, 4))
-    return f"{_num(r)} {_num(g)} {_num(b)}"
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
 
-def wrap(text: str, size: float, width: float, mono: bool = False) -> list[str]:
-    """Greedy word wrap by estimated glyph width; long words are hard-split."""
-    per_char = size * (MONO_W if mono else HELV_W)
-    limit = max(8, int(width / per_char))
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for token in para.split(" "):
-            word = token
-            while len(word) > limit:
-                if line:
-                    lines.append(line)
-                    line = ""
-                lines.append(word[:limit])
-                word = word[limit:]
-            candidate = f"{line} {word}" if line else word
-            if len(candidate) > limit:
-                lines.append(line)
-                line = word
-            else:
-                line = candidate
-        lines.append(line)
-    return lines
+class _Pdf(FPDF):
+    """FPDF with a page footer ("page n / N") in the embedded font."""
+
+    def footer(self) -> None:
+        self.set_y(-30)
+        self.set_font(SANS, size=7)
+        self.set_text_color(*INK)
+        self.cell(0, 10, f"page {self.page_no()} / {{nb}}", align=Align.R)
 
 
-@dataclass(slots=True)
 class PdfDocument:
-    """Append headings, paragraphs, monospace blocks and figures; ``to_bytes`` lays out pages."""
+    """Append headings, paragraphs, tables, monospace blocks and figures; ``to_bytes`` writes."""
 
-    pages: list[list[bytes]] = field(default_factory=list)
-    _y: float = 0.0
+    def __init__(self, title: str, created: datetime, creator: str = "Floorman") -> None:
+        pdf = _Pdf(unit="pt", format="A4")
+        pdf.set_margins(MARGIN, MARGIN, MARGIN)
+        pdf.set_auto_page_break(True, margin=MARGIN)
+        when = created if created.tzinfo else created.replace(tzinfo=UTC)
+        pdf.set_creation_date(when.astimezone(UTC))
+        pdf.set_title(title)
+        pdf.set_creator(creator)
+        pdf.add_font(SANS, "", str(font_path()), collection_font_number=SANS_FACE)
+        pdf.add_page()
+        self.pdf = pdf
+        font = pdf.fonts[SANS]
+        assert isinstance(font, TTFFont)
+        self._cmap: set[int] = set(font.cmap)
+        #: characters printed as "?" because the font has no glyph for them
+        self.missing: set[str] = set()
 
-    def _page(self) -> list[bytes]:
-        if not self.pages:
-            self._new_page()
-        return self.pages[-1]
+    def _printable(self, text: str) -> str:
+        if all(ord(c) in self._cmap or c in "\n\t" for c in text):
+            return text
+        out = []
+        for c in text:
+            if ord(c) in self._cmap or c in "\n\t":
+                out.append(c)
+            else:
+                self.missing.add(c)
+                out.append("?")
+        return "".join(out)
 
-    def _new_page(self) -> None:
-        self.pages.append([])
-        self._y = PAGE_H - MARGIN
+    @property
+    def width(self) -> float:
+        """Usable text width in points."""
+        return float(self.pdf.epw)
 
-    def _need(self, height: float) -> None:
-        if not self.pages or self._y - height < MARGIN:
-            self._new_page()
-
-    def _text_line(self, text: str, size: float, font: str, x: float = MARGIN) -> None:
-        self._need(size * 1.35)
-        self._y -= size * 1.35
-        self._page().append(
-            b"BT /" + font.encode() + b" " + _num(size).encode() + b" Tf "
-            + f"{_num(x)} {_num(self._y)} Td ".encode() + _pdf_string(text) + b" Tj ET"
-        )
+    def _write(self, text: str, size: float, colour: tuple[int, int, int] = INK, line: float = 1.3,
+               verbatim: bool = False) -> None:
+        p = self.pdf
+        p.set_font(SANS, size=size)
+        p.set_text_color(*colour)
+        if verbatim:
+            p.set_fill_color(*VERBATIM_FILL)
+        p.multi_cell(0, size * line, self._printable(text), new_x=XPos.LMARGIN, new_y=YPos.NEXT, align=Align.L,
+                     wrapmode=WrapMode.CHAR if verbatim else WrapMode.WORD, fill=verbatim,
+                     padding=(0, 4) if verbatim else 0)
 
     def heading(self, text: str, size: float = 14) -> None:
-        self._need(size * 3)
-        self._y -= size * 0.6
-        for line in wrap(text, size, PAGE_W - 2 * MARGIN):
-            self._text_line(line, size, "F2")
+        p = self.pdf
+        if p.get_y() + size * 4 > p.page_break_trigger:
+            p.add_page()
+        p.ln(size * 0.6)
+        self._write(text, size, colour=HEAD_INK, line=1.25)
+        p.ln(size * 0.2)
 
     def paragraph(self, text: str, size: float = 10) -> None:
-        for line in wrap(text, size, PAGE_W - 2 * MARGIN):
-            self._text_line(line, size, "F1")
-        self._y -= size * 0.4
+        self._write(text, size)
+        self.pdf.ln(size * 0.4)
 
-    def mono(self, lines: list[str], size: float = 7.5) -> None:
-        for raw in lines:
-            for line in wrap(raw, size, PAGE_W - 2 * MARGIN, mono=True):
-                self._text_line(line, size, "F3")
-        self._y -= size * 0.6
+    def verbatim(self, lines: Sequence[str], size: float = 7.5) -> None:
+        """Lines as written (a replay, a raw hand): kept line for line, wrapped at any character."""
+        self._write("\n".join(lines), size, line=1.3, verbatim=True)
+        self.pdf.ln(size * 0.6)
+
+    def table(self, rows: Sequence[Sequence[str]], header: Sequence[str] | None = None,
+              widths: Sequence[float] | None = None, size: float = 8.5) -> None:
+        """A bordered table; ``header`` is repeated on each page it spans."""
+        p = self.pdf
+        p.set_font(SANS, size=size)
+        p.set_text_color(*INK)
+        style = FontFace(family=SANS, emphasis="", size_pt=size, color=HEAD_INK, fill_color=HEAD_FILL)
+        with p.table(
+            col_widths=tuple(widths) if widths else None, first_row_as_headings=header is not None,
+            headings_style=style, text_align="LEFT", line_height=size * 1.35, padding=2,
+            borders_layout=TableBordersLayout.ALL, align="LEFT", width=self.width,
+        ) as t:
+            for r in ([list(header)] if header is not None else []) + [list(r) for r in rows]:
+                row = t.row()
+                for v in r:
+                    row.cell(self._printable(v))
+        p.ln(size * 0.8)
 
     def figure(self, d: Drawing) -> None:
-        """Place a drawing scaled to the text width, flipping SVG's y axis."""
-        scale = min(1.0, (PAGE_W - 2 * MARGIN) / d.width)
+        """Place a drawing scaled to the text width (SVG and PDF-in-fpdf2 share a top-left origin)."""
+        p = self.pdf
+        scale = min(1.0, self.width / d.width)
         height = d.height * scale
-        self._need(height + 8)
-        top = self._y
-        ops: list[bytes] = [b"q"]
-
-        def px(x: float) -> float:
-            return MARGIN + x * scale
-
-        def py(y: float) -> float:
-            return top - y * scale
-
+        if p.get_y() + height > p.page_break_trigger:
+            p.add_page()
+        x0, y0 = p.l_margin, p.get_y()
         for s in d.shapes:
             if isinstance(s, Rect):
-                paint = "B" if s.stroke else "f"
-                stroke = f"{_rgb(s.stroke)} RG " if s.stroke else ""
-                ops.append(
-                    f"{_rgb(s.fill)} rg {stroke}{_num(px(s.x))} {_num(py(s.y + s.h))} "
-                    f"{_num(s.w * scale)} {_num(s.h * scale)} re {paint}".encode()
-                )
+                p.set_fill_color(*_rgb(s.fill))
+                if s.stroke:
+                    p.set_draw_color(*_rgb(s.stroke))
+                p.rect(x0 + s.x * scale, y0 + s.y * scale, s.w * scale, s.h * scale, style="DF" if s.stroke else "F")
             elif isinstance(s, Line):
-                ops.append(
-                    f"{_rgb(s.stroke)} RG {_num(s.width * scale)} w {_num(px(s.x1))} {_num(py(s.y1))} m "
-                    f"{_num(px(s.x2))} {_num(py(s.y2))} l S".encode()
-                )
+                p.set_draw_color(*_rgb(s.stroke))
+                p.set_line_width(s.width * scale)
+                p.line(x0 + s.x1 * scale, y0 + s.y1 * scale, x0 + s.x2 * scale, y0 + s.y2 * scale)
             elif isinstance(s, Circle):
-                ops.append(_circle(px(s.cx), py(s.cy), s.r * scale, s.fill, s.stroke))
+                p.set_fill_color(*_rgb(s.fill))
+                if s.stroke:
+                    p.set_draw_color(*_rgb(s.stroke))
+                p.circle(x0 + s.cx * scale, y0 + s.cy * scale, s.r * scale, style="DF" if s.stroke else "F")
             elif isinstance(s, Text):
-                size = s.size * scale
-                est = len(s.text) * size * HELV_W
-                x = px(s.x) - (est / 2 if s.anchor == "middle" else est if s.anchor == "end" else 0)
-                ops.append(
-                    f"{_rgb(s.fill)} rg BT /F1 {_num(size)} Tf {_num(x)} {_num(py(s.y))} Td ".encode()
-                    + _pdf_string(s.text) + b" Tj ET"
-                )
-        ops.append(b"Q")
-        self._page().extend(ops)
-        self._y = top - height - 8
+                p.set_font(SANS, size=s.size * scale)
+                p.set_text_color(*_rgb(s.fill))
+                text = self._printable(s.text)
+                w = p.get_string_width(text)
+                shift = w / 2 if s.anchor == "middle" else w if s.anchor == "end" else 0.0
+                p.text(x0 + s.x * scale - shift, y0 + s.y * scale, text)
+        p.set_line_width(0.567)  # fpdf2's default (0.2 mm), for the table borders after a figure
+        p.set_draw_color(*INK)
+        p.set_text_color(*INK)
+        p.set_y(y0 + height + 8)
 
     def to_bytes(self) -> bytes:
-        pages = self.pages or [[]]
-        objects: list[bytes] = []  # object n is objects[n - 1]
-        objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
-        objects.append(b"")  # pages tree, filled below
-        fonts = [b"Helvetica", b"Helvetica-Bold", b"Courier"]
-        for name in fonts:
-            objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /" + name + b" /Encoding /WinAnsiEncoding >>")
-        font_res = b"<< /F1 3 0 R /F2 4 0 R /F3 5 0 R >>"
-        kids: list[int] = []
-        for i, ops in enumerate(pages):
-            footer = (
-                b"BT /F1 7 Tf " + f"{_num(PAGE_W - MARGIN - 40)} 24 Td ".encode()
-                + _pdf_string(f"page {i + 1} / {len(pages)}") + b" Tj ET"
-            )
-            stream = zlib.compress(b"\n".join([*ops, footer]), 9)
-            objects.append(
-                b"<< /Length " + str(len(stream)).encode() + b" /Filter /FlateDecode >>\nstream\n"
-                + stream + b"\nendstream"
-            )
-            content_no = len(objects)
-            objects.append(
-                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font "
-                + font_res + b" >> /Contents " + str(content_no).encode() + b" 0 R >>"
-            )
-            kids.append(len(objects))
-        objects[1] = (
-            b"<< /Type /Pages /Kids [" + b" ".join(f"{k} 0 R".encode() for k in kids)
-            + b"] /Count " + str(len(kids)).encode() + b" >>"
-        )
-        out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-        offsets = []
-        for n, body in enumerate(objects, start=1):
-            offsets.append(len(out))
-            out += f"{n} 0 obj\n".encode() + body + b"\nendobj\n"
-        xref = len(out)
-        out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-        for off in offsets:
-            out += f"{off:010d} 00000 n \n".encode()
-        out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-        return bytes(out)
-
-
-def _circle(cx: float, cy: float, r: float, fill: str, stroke: str | None) -> bytes:
-    """Circle as four Bezier arcs (PDF has no circle operator)."""
-    k = 0.5523 * r
-    path = (
-        f"{_num(cx + r)} {_num(cy)} m "
-        f"{_num(cx + r)} {_num(cy + k)} {_num(cx + k)} {_num(cy + r)} {_num(cx)} {_num(cy + r)} c "
-        f"{_num(cx - k)} {_num(cy + r)} {_num(cx - r)} {_num(cy + k)} {_num(cx - r)} {_num(cy)} c "
-        f"{_num(cx - r)} {_num(cy - k)} {_num(cx - k)} {_num(cy - r)} {_num(cx)} {_num(cy - r)} c "
-        f"{_num(cx + k)} {_num(cy - r)} {_num(cx + r)} {_num(cy - k)} {_num(cx + r)} {_num(cy)} c"
-    )
-    stroke_op = f"{_rgb(stroke)} RG " if stroke else ""
-    return f"{_rgb(fill)} rg {stroke_op}{path} {'B' if stroke else 'f'}".encode()
+        return bytes(self.pdf.output())

@@ -53,3 +53,20 @@ def test_users_add_writes_argon2id(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("FLOORMAN_NEW_PASSWORD", "pw-123456")
     assert main(["users", "add", "nina", "--role", "viewer", "--users", str(f)]) == 0
     assert load_users(f)["nina"]["hash"].startswith("$argon2id$")
+
+
+def test_export_of_a_case_with_chinese_names(tmp_path: Path, capsys) -> None:
+    """The Done-when line of issue 14: the names are in the PDF's text and a rebuild is identical."""
+    import zipfile
+
+    from tests.dashboards.real_fixture import CASE, NAMES, build_real_warehouse, pdf_text
+
+    db, _ = build_real_warehouse(tmp_path / "real.duckdb")
+    a, b = tmp_path / "a.zip", tmp_path / "b.zip"
+    review = tmp_path / "none.sqlite"
+    for out in (a, b):
+        assert main(["export", CASE, "--db", str(db), "--out", str(out), "--review-db", str(review)]) == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert main(["verify-export", str(a)]) == 0
+    text = pdf_text(zipfile.ZipFile(a).read("report.pdf"), tmp_path)
+    assert all(name in text for name in NAMES)

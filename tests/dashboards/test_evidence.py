@@ -5,8 +5,13 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import platform
 import re
+import subprocess
+import sys
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import polars as pl
@@ -15,7 +20,10 @@ import pytest
 from dashboards import data, evidence
 from dashboards.review_store import ReviewStore, User
 from tests.conftest import real_data
+from tests.dashboards.real_fixture import CASE, FT_HAND, NAMES, PM_HAND, build_real_warehouse, pdf_text
 from tests.dashboards.warehouse_fixture import HAND_TEXTS, build_warehouse
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bundle_hashes_verify_and_rebuild_is_identical(snapshot: Path, store: ReviewStore) -> None:
@@ -40,7 +48,8 @@ def test_bundle_hashes_verify_and_rebuild_is_identical(snapshot: Path, store: Re
         assert z.read("raw/pokerstars_1002.txt") == HAND_TEXTS[1].encode()
         assert z.read("raw/pokerstars_1003.txt") == HAND_TEXTS[2].encode()
         pdf = z.read("report.pdf")
-        assert pdf.startswith(b"%PDF-1.4") and b"CreationDate" not in pdf and b"/ID" not in pdf
+        # dated by the case (flags.created_at), not by the build; the /ID is a hash of the content
+        assert pdf.startswith(b"%PDF-1.") and b"/CreationDate (D:20261129031000Z)" in pdf
         html = z.read("report.html").decode()
         assert "full house folded to a river bet" in html and "RAISE.MIN" in html
         assert "decisions.csv" in names and b"rita,escalate" in z.read("decisions.csv")
@@ -106,3 +115,111 @@ def test_fixture_rows_match_the_written_totals(snapshot: Path) -> None:
         put = rows["actions"].filter(pl.col("hand_id") == hand_id)["contribution"].sum()
         won = rows["awards"].filter(pl.col("hand_id") == hand_id)["amount"].sum()
         assert put == total and won + rake == total
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Path]]:
+    return build_real_warehouse(tmp_path_factory.mktemp("real") / "w.duckdb")
+
+
+@pytest.fixture(scope="module")
+def real_bundle(real: tuple[Path, dict[str, Path]]) -> bytes:
+    return evidence.build_bundle(real[0], CASE)
+
+
+def _read(blob: bytes, name: str) -> bytes:
+    return zipfile.ZipFile(io.BytesIO(blob)).read(name)
+
+
+def test_non_latin_names_are_text_in_the_pdf(real_bundle: bytes, tmp_path: Path) -> None:
+    """The PokerMaster players' Chinese names survive as text (the old cp1252 writer printed '????')."""
+    page1 = pdf_text(_read(real_bundle, "report.pdf"), tmp_path, 1, 1)
+    assert f"{NAMES[0]}, {NAMES[1]}" in page1  # the Players row of the summary table
+    assert f"{NAMES[1]} re-raises 赤兔丶" in page1  # the explanation
+    assert "????" not in page1
+    text = pdf_text(_read(real_bundle, "report.pdf"), tmp_path)
+    assert "Table 'H28桌248at2' 9-max" in text  # the raw hand in the appendix, mixed scripts
+    assert f"{NAMES[0]}: posts small blind $2" in text
+
+
+def test_real_bundle_rebuilds_byte_identical_across_processes(real: tuple[Path, dict[str, Path]],
+                                                              real_bundle: bytes) -> None:
+    """Same bytes in this process and in a fresh one with another hash seed (font subsetting
+    and every dict/set order included)."""
+    assert evidence.build_bundle(real[0], CASE) == real_bundle
+    code = ("import sys; from dashboards import evidence; "
+            "sys.stdout.buffer.write(evidence.build_bundle(sys.argv[1], sys.argv[2]))")
+    env = {**os.environ, "PYTHONHASHSEED": "4242"}
+    out = subprocess.run([sys.executable, "-c", code, str(real[0]), CASE], cwd=ROOT, env=env,
+                         capture_output=True, check=True)
+    assert hashlib.sha256(out.stdout).hexdigest() == hashlib.sha256(real_bundle).hexdigest()
+    assert evidence.verify_bundle(real_bundle) == []
+
+
+def test_utf16_raw_hand_is_decoded_with_the_recorded_encoding(real: tuple[Path, dict[str, Path]],
+                                                             real_bundle: bytes, tmp_path: Path) -> None:
+    source = real[1]["fulltilt"].read_bytes()
+    assert source.startswith(b"\xff\xfe")  # the Full Tilt file really is UTF-16 LE
+    raw = _read(real_bundle, "raw/fulltilt_20000000801.txt")
+    assert raw == source[2:2 + len(raw)]  # the bytes as the site wrote them, unconverted
+    manifest = json.loads(_read(real_bundle, "manifest.json"))
+    assert manifest["raw_hands"][FT_HAND]["encoding"] == "utf-16-le"
+    assert manifest["raw_hands"][PM_HAND]["encoding"] == "utf-8"
+    header = "Full Tilt Poker Game #20000000801: Table Douai–Lens (6 max) - €0.01/€0.02"
+    html = _read(real_bundle, "report.html").decode("utf-8")
+    assert header in html and "\x00" not in html
+    assert header in pdf_text(_read(real_bundle, "report.pdf"), tmp_path)
+
+
+def test_decode_raw_uses_the_given_encoding() -> None:
+    text = "\ufeffSeat 1: Ålborg (€2)\r\n"
+    assert evidence.decode_raw(text.encode("utf-16-le"), "utf-16-le") == "Seat 1: Ålborg (€2)\r\n"
+    assert evidence.decode_raw("Ålborg".encode("cp1252"), "cp1252") == "Ålborg"
+    assert evidence.decode_raw("身轻如燕".encode(), None) == "身轻如燕"
+    assert evidence.decode_raw(b"caf\xe9", "utf-8") == "caf\ufffd"  # shown as undecodable, not dropped
+    assert evidence.decode_raw(b"x", "no-such-codec") == "x"
+
+
+def test_manifest_carries_software_versions_and_model_hashes(real_bundle: bytes) -> None:
+    manifest = json.loads(_read(real_bundle, "manifest.json"))
+    software = manifest["software"]
+    assert software["python"] == platform.python_version()
+    for dist in ("floorman", "duckdb", "polars", "fpdf2", "scikit-learn", "noto-cjk-sans-otc"):
+        assert software[dist] == metadata.version(dist)
+    models = sorted((ROOT / "detectors" / "models").glob("*.pkl"))
+    assert models, "the detector models ship in detectors/models"
+    assert manifest["detector_models"] == {
+        p.name: {"sha256": hashlib.sha256(p.read_bytes()).hexdigest()} for p in models
+    }
+
+
+def test_no_raw_dumps_parameters_in_an_appendix(real_bundle: bytes, tmp_path: Path) -> None:
+    pdf = _read(real_bundle, "report.pdf")
+    page1 = pdf_text(pdf, tmp_path, 1, 1)
+    assert "{" not in page1 and '"min_hands"' not in page1
+    assert "Parameters 4 value(s), Appendix A" in " ".join(page1.split())
+    text = " ".join(pdf_text(pdf, tmp_path).split())
+    appendix = text[text.index("Appendix A: detector parameters"):]
+    for row in ("min_hands 2", "weights.soft_play 0.3", "weights.squeeze 0.7", "window_days 30"):
+        assert row in appendix
+    html = _read(real_bundle, "report.html").decode("utf-8")
+    assert f"<td>{NAMES[0]}, {NAMES[1]}</td>" in html and '["' not in html
+    assert "<figcaption>figures/" not in html
+    assert "<figcaption>Net chip flow between case players</figcaption>" in html
+    assert "<td>weights.squeeze</td><td>0.7</td>" in html
+
+
+def test_parameter_rows_flatten_nested_values() -> None:
+    rows = evidence.parameter_rows('{"b": {"y": [1, 2], "x": true}, "a": null}')
+    assert rows == [("a", "null"), ("b.x", "true"), ("b.y", "1, 2")]
+    assert evidence.parameter_rows("{}") == [] and evidence.parameter_rows(None) == []
+
+
+def test_characters_the_font_lacks_are_marked_not_dropped() -> None:
+    from datetime import datetime
+
+    from dashboards.pdf import PdfDocument
+
+    doc = PdfDocument("t", datetime(2026, 1, 1))
+    doc.paragraph("Ålborg 身轻如燕 \u0e2a\u0e21")  # Thai is outside Noto Sans CJK
+    assert doc.missing == {"\u0e2a", "\u0e21"}
