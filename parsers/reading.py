@@ -99,6 +99,24 @@ def _iter_utf16(fh: BinaryIO, encoding: str, bom: int) -> Iterator[Line]:
         offset = end
 
 
+def split_lines_at(lines: Iterator[Line], marker: str) -> Iterator[Line]:
+    """Cut every line where ``marker`` starts mid-line (two hands run together on one line, e.g.
+    Entraction's "Game ended ... GMT\ufeffGame # ..."), each piece with its own byte offset.
+
+    Offsets of the pieces are counted in UTF-8, the encoding of every file known to do this.
+    """
+    for line in lines:
+        text, offset = line.text, line.offset
+        at = text.find(marker, 1)
+        while at > 0:
+            head = text[:at]
+            cut = offset + len(head.encode("utf-8"))
+            yield Line(offset, cut, head)
+            text, offset = text[at:], cut
+            at = text.find(marker, 1)
+        yield Line(offset, line.end, text)
+
+
 def iter_blocks(lines: Iterator[Line], is_start: Callable[[str], bool]) -> Iterator[Block]:
     """Group lines into blocks, a new block starting at each line where ``is_start`` is true.
 

@@ -59,7 +59,22 @@ def to_utc(text: str, fmt: str, zone: ZoneInfo) -> datetime:
     return local.astimezone(UTC).replace(tzinfo=None)
 
 
-def shift_hours(moment: datetime, hours: int) -> datetime:
+#: fixed offsets of zone abbreviations European sites write (hours east of UTC)
+ZONE_HOURS = {"GMT": 0, "UTC": 0, "WET": 0, "WEST": 1, "BST": 1, "CET": 1, "CEST": 2, "EET": 2, "EEST": 3,
+              "MSK": 3}
+_GMT_OFFSET = re.compile(r"GMT([+-])(\d{1,2}):?(\d{2})")
+
+
+def zone_hours(zone: str) -> float | None:
+    """Hours east of UTC of 'CEST', 'GMT', 'GMT+02:00' or 'GMT+2:00'; None for an unknown zone."""
+    g = _GMT_OFFSET.fullmatch(zone)
+    if g:
+        hours = int(g[2]) + int(g[3]) / 60
+        return hours if g[1] == "+" else -hours
+    return ZONE_HOURS.get(zone)
+
+
+def shift_hours(moment: datetime, hours: float) -> datetime:
     """A naive UTC time moved by a fixed offset (for sites that write '+01:00'-style zones)."""
     return moment - timedelta(hours=hours)
 

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from parsers.base import TextHandFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import HandBuilder, cards, new_hand
+from parsers.formats._stars_like import HandBuilder, cards, new_hand, zone_hours
 from parsers.model import Hand, Kind, ParseError, Pot, Provenance, Seat, Street
 from parsers.money import to_units
 from parsers.reading import Block
@@ -50,8 +50,6 @@ _QUIET = re.compile(
 _GAMES = {"TEXAS_HOLDEM": "holdem", "OMAHA_HI": "omaha", "OMAHA_HI_LO": "omaha_hilo"}
 _LIMITS = {"NO_LIMIT": "NL", "POT_LIMIT": "PL", "LIMIT": "FL", "CAP_NO_LIMIT": "CAP", "CAP_POT_LIMIT": "CAP"}
 _STREETS = {"flop": Street.FLOP, "turn": Street.TURN, "river": Street.RIVER}
-#: fixed offsets of the zone abbreviations OnGame writes (hours east of UTC)
-_ZONES = {"GMT": 0, "UTC": 0, "WET": 0, "WEST": 1, "CET": 1, "CEST": 2, "EET": 2, "EEST": 3, "MSK": 3}
 _MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                        "Nov", "Dec"), 1)}
 
@@ -61,14 +59,8 @@ def _amount(text: str) -> int:
 
 
 def _utc(m: re.Match[str]) -> datetime | None:
-    zone = m["zone"]
-    g = re.fullmatch(r"GMT([+-])(\d{2}):?(\d{2})", zone)
-    if g:
-        hours = int(g[2]) + int(g[3]) / 60
-        offset = hours if g[1] == "+" else -hours
-    elif zone in _ZONES:
-        offset = _ZONES[zone]
-    else:
+    offset = zone_hours(m["zone"])
+    if offset is None:
         return None
     hh, mm, ss = (int(x) for x in m["time"].split(":"))
     local = datetime(int(m["year"]), _MONTHS[m["mon"]], int(m["day"]), hh, mm, ss)
