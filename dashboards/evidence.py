@@ -282,9 +282,14 @@ def _hand_encodings(ev: CaseEvidence) -> dict[str, str | None]:
             for h in ev.rows["hands"].select("hand_id", "file_sha256").iter_rows(named=True)}
 
 
+def _shown(v: Any) -> str:
+    """A report value: as in the CSVs, except that a negative zero reads as 0.0, not "-0.0"."""
+    return "0.0" if isinstance(v, float) and v == 0 else _cell(v)
+
+
 def _metric_rows(ev: CaseEvidence) -> list[list[str]]:
-    return [[f"{m.get('label')} [{m.get('name')}]", _cell(m.get("value")), _cell(m.get("population_median")),
-             _cell(m.get("percentile"))] for m in ev.metrics]
+    return [[f"{m.get('label')} [{m.get('name')}]", _shown(m.get("value")), _shown(m.get("population_median")),
+             _shown(m.get("percentile"))] for m in ev.metrics]
 
 
 def software_rows(software: dict[str, str], models: dict[str, str]) -> list[tuple[str, str]]:
@@ -395,7 +400,7 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Drawing], raw: dict[str, byte
         doc.table([(k, _cell(v)) for k, v in ev.facts.items()], widths=(2, 3))
     if ev.metrics:
         doc.table(_metric_rows(ev), ["metric", "value", "population median", "percentile"], widths=(6, 1.3, 1.6, 1.3))
-    doc.heading("Figures")
+    doc.heading("Figures", keep=drawings[0].height * min(1.0, doc.width / drawings[0].width) if drawings else 0)
     for d in drawings:
         doc.figure(d)
     doc.heading("Evidence hands")

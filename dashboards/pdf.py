@@ -109,9 +109,10 @@ class PdfDocument:
                      wrapmode=WrapMode.CHAR if verbatim else WrapMode.WORD, fill=verbatim,
                      padding=(0, 4) if verbatim else 0)
 
-    def heading(self, text: str, size: float = 14) -> None:
+    def heading(self, text: str, size: float = 14, keep: float = 0.0) -> None:
+        """A section title, moved to a new page when it and ``keep`` points after it would not fit."""
         p = self.pdf
-        if p.get_y() + size * 4 > p.page_break_trigger:
+        if p.get_y() + size * 4 + keep > p.page_break_trigger:
             p.add_page()
         p.ln(size * 0.6)
         self._write(text, size, colour=HEAD_INK, line=1.25)

@@ -223,3 +223,9 @@ def test_characters_the_font_lacks_are_marked_not_dropped() -> None:
     doc = PdfDocument("t", datetime(2026, 1, 1))
     doc.paragraph("Ålborg 身轻如燕 \u0e2a\u0e21")  # Thai is outside Noto Sans CJK
     assert doc.missing == {"\u0e2a", "\u0e21"}
+
+
+def test_negative_zero_medians_read_as_zero(snapshot: Path) -> None:
+    ev = evidence.collect(snapshot, "F-chip-001", None)
+    ev.metrics[0]["population_median"] = -0.0
+    assert evidence._metric_rows(ev)[0][2] == "0.0"
