@@ -21,6 +21,7 @@ from warehouse import db
 from .check import CheckedBatch, check_batches
 from .codes import BAIL_NAMES
 from .columnar import ColumnarBatch, check_columnar
+from .continuity import continuity_findings
 from .gcpause import collect_between_batches, paused_gc
 from .profiles import load_mapping
 from .store import DEFAULT_BATCH, column_windows, ensure_schema, hand_batches, write_results
@@ -34,6 +35,8 @@ ENGINES = ("kernel", "python")
 #: a second DuckDB thread cost more CPU than it saved wall time (200k simulated hands: load 2.0 ->
 #: 1.65 cpu-s, write 4.9 -> 2.4 cpu-s with one thread)
 DUCKDB_THREADS = 1
+#: ``off`` skips the checks across consecutive hands (rules.continuity), for timing them; default on
+CROSS_HAND_ENV = "FLOORMAN_CROSS_HAND"
 
 
 def check_warehouse(
@@ -41,6 +44,7 @@ def check_warehouse(
     rulebook: str | None = None,
     engine: str | None = None,
     batch_size: int = DEFAULT_BATCH,
+    cross_hand: bool | None = None,
 ) -> dict[str, Any]:
     """Replay every hand in the warehouse, write action_states and violations; return a summary.
 
@@ -50,8 +54,13 @@ def check_warehouse(
     table-and-time order and each batch's results are written before the next is read, so peak
     memory depends on the batch, not the warehouse.
 
+    After the per-hand pass, ``rules.continuity`` checks every table's consecutive hands over the
+    warehouse tables (stack continuity, button, new players, levels); ``cross_hand=False`` (or
+    ``$FLOORMAN_CROSS_HAND=off``) skips it.
+
     The summary: run id, hands, action_states, findings by severity, and (kernel engine) how many
-    hands the kernel sent to the Python engine, by bail reason (``rules.codes.BAIL_NAMES``).
+    hands the kernel sent to the Python engine, by bail reason (``rules.codes.BAIL_NAMES``); with the
+    cross-hand checks, ``continuity``: tables and pairs looked at and findings by rule/severity.
     """
     engine = engine or os.environ.get(ENGINE_ENV, "kernel")
     if engine not in ENGINES:
@@ -61,6 +70,9 @@ def check_warehouse(
     try:
         con.execute(f"SET threads = {DUCKDB_THREADS}")
         ensure_schema(con)
+        if cross_hand is None:
+            cross_hand = os.environ.get(CROSS_HAND_ENV, "on").lower() not in ("off", "0", "false", "no")
+        pmap = load_mapping()
         run_id = uuid.uuid4().hex[:12]
         hands = states = fallback = 0
         sev: Counter[str] = Counter()
@@ -70,10 +82,10 @@ def check_warehouse(
         checked: Iterator[CheckedBatch | ColumnarBatch]
         if engine == "python":
             batches = hand_batches(reader, batch_size)
-            checked = check_batches(batches, rulebook=rulebook, mapping=load_mapping())
+            checked = check_batches(batches, rulebook=rulebook, mapping=pmap)
         else:
             batches = column_windows(reader, batch_size)
-            checked = check_columnar(batches, rulebook=rulebook, mapping=load_mapping())
+            checked = check_columnar(batches, rulebook=rulebook, mapping=pmap)
         try:
             with paused_gc():  # see rules.gcpause: the collector was most of the loading time
                 for batch_no, result in enumerate(checked):
@@ -89,6 +101,14 @@ def check_warehouse(
         finally:
             batches.close()  # drops the order table before the cursor goes
             reader.close()
+        continuity: dict[str, Any] | None = None
+        if cross_hand:
+            # after the per-hand pass, which replaced every checked hand's findings: stored through
+            # the same write path, with no hand ids so nothing more is deleted
+            cx = continuity_findings(con, rulebook, pmap)
+            write_results(con, CheckedBatch([], [], cx.findings, {}), run_id)
+            sev.update(f.severity for f, _ in cx.findings)
+            continuity = cx.stats
         summary: dict[str, Any] = {
             "run_id": run_id,
             "hands": hands,
@@ -98,6 +118,8 @@ def check_warehouse(
             "warnings": sev.get("warning", 0),
             "info": sev.get("info", 0),
         }
+        if continuity is not None:
+            summary["continuity"] = continuity
         if engine == "kernel":
             summary["python_fallback_hands"] = fallback
             summary["bail_reasons"] = {BAIL_NAMES[code]: n for code, n in sorted(reasons.items())}

@@ -18,6 +18,8 @@ from __future__ import annotations
 PYTHON_SCREENS: dict[str, str] = {
     "sequence": "rules.columnar.check_window: tournament hands under dead-button rulebooks go to"
     " rules.sequence.sequence_findings (the cross-hand checks are Python only)",
+    "continuity": "rules.runner.check_warehouse: after the per-hand pass, rules.continuity checks every"
+    " table's consecutive hands in DuckDB SQL over the warehouse tables, whichever engine decided the hands",
 }
 
 _AWARDS = ("award_mismatch", "award_unexpected", "award_missing", "award_folded", "award_stranger",
@@ -55,7 +57,8 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "STRADDLE.STACK_BEHIND": _STRADDLE,
     "STRADDLE.IN_TOURNAMENT": _STRADDLE,
     # chips and rake (rules.handchecks.check_chips / check_rake; kernel: "chips and rake" section)
-    "POT.CHIP_CONSERVATION": ("chips_written", "chips_implied", "site_total", "final_stack", "over_stack"),
+    "POT.CHIP_CONSERVATION": ("chips_written", "chips_implied", "site_total", "final_stack", "over_stack",
+                              "continuity"),
     "POT.UNCALLED_RETURN": ("return_amount",),
     "RAKE.NONE_IN_TOURNAMENT": ("tournament_rake",),
     "RAKE.TIE_EXEMPT": ("tie_rake",),
@@ -75,4 +78,13 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     # across consecutive hands (rules.sequence; Python only)
     "BLIND.DEAD_BUTTON": ("sequence",),
     "BLIND.HEADSUP_TRANSITION": ("sequence",),
+    # across consecutive hands, over the warehouse (rules.continuity; no kernel involved)
+    "STACK.NO_REMOVAL": ("continuity",),
+    "STACK.ADD_ON_TIMING": ("continuity",),
+    "ALLIN.HIDDEN_CHIPS": ("continuity",),
+    "BUTTON.WRONG_POSITION": ("continuity",),
+    "BLIND.NEW_PLAYER_POSITION": ("continuity",),
+    "LEVEL.NEXT_HAND": ("continuity",),
+    "TOURNEY.CHIP_RACE": ("continuity",),
+    "TOURNEY.LATE_REG_REENTRY": ("continuity",),
 }

@@ -1,0 +1,687 @@
+"""Checks across consecutive hands of one table, over the warehouse tables (DuckDB SQL).
+
+Why SQL and not the per-hand replay: a table's hands must be seen in order, and a night holds
+millions of seat rows. One pass of window functions over (table, time, hand number) pairs every
+hand with the one before it at its table and every seated player with their own end stack there;
+only the few pairs that disagree come back to Python, where the rulebook picks the severity.
+
+What a real export can prove decides the severity, not only the rulebook:
+
+* ``proven``: the pair's hand numbers are n and n + 1 (a per-table counter, or a site-wide one:
+  either way no hand of this table lies between them);
+* ``likely``: the numbers are site-wide (PokerStars, iPoker...) and skip, but the pair is in one
+  file, less than ``MAX_GAP_S`` apart, and the button moved exactly one step (a missing hand would
+  have moved it twice);
+* anything else (a gap in a per-table counter, a jump in time, another file without proof, hands
+  with neither numbers nor times) is not continuity, and the pair is only counted.
+
+A player is compared only when seated in both hands of the pair at the same seat (a player who
+leaves and comes back, or whose name is a position label as in Bovada's anonymous exports, is not
+followed). Tables whose every hand starts every player with the same stack (ACPC's reset stacks)
+and hands that do not balance on their own (already POT.CHIP_CONSERVATION) are not compared.
+Rebuys, add-ons and top-ups that the export writes ("X adds $5", "X rebuys 10", "X re-buys and
+receives", Bovada "X : Rebuyin 1500") are read from the source file's text around the pair, for
+the few players whose stack grew.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import duckdb
+import yaml
+
+from .findings import DATA, ERROR, REVIEW, WARNING, Finding, fmt
+from .profiles import PROFILE_DIR, ProfileMap, load_profile
+
+#: a pair further apart in time than this, without consecutive hand numbers, is not continuity
+MAX_GAP_S = 900
+#: share of a table's pairs numbered n, n + 1 above which its numbers are a per-table counter (so a
+#: skip in them is a missing hand, not another table's hands)
+COUNTER_SHARE = 0.5
+#: bytes read around a pair when looking for a written rebuy/add-on/top-up
+MAX_TEXT = 1 << 16
+
+# The books' answers, where the profiles do not carry them (rules/profiles/*.yaml has ``stack``
+# params only for PKR and R003 and no top-up flag at all): a small table with the seed passages.
+#: whether the book lets a cash player add chips between hands (top-up). R003 «AUMENTO DE STACK:
+#: Cualquier jugador podrá realizar la incorporación de dinero en efectivo o de fichas a su stack
+#: [...] para disponer de él desde la siguiente mano posterior a su anuncio» (seed 003); PKR is
+#: silent (None: not stated, so WARNING, never ERROR); online sites add chips themselves (auto
+#: top-up), often without writing it.
+TOP_UP: dict[str, bool | None] = {"R003": True, "PKR": None, "ONLINE": True}
+#: books that state the button rule (BUTTON.WRONG_POSITION: CEP S, PKR S; T09/R003 not stated)
+BUTTON_BOOKS = frozenset({"CEP", "PKR"})
+#: books that state where new players may be dealt in (BLIND.NEW_PLAYER_POSITION: CEP S, T09 S)
+NEW_PLAYER_BOOKS = frozenset({"CEP", "T09"})
+#: books that state LEVEL.NEXT_HAND (CEP S, T09 S; cash books n/a)
+LEVEL_BOOKS = frozenset({"CEP", "T09"})
+
+#: verbatim seed passages quoted by the findings (rule id -> (seed file, passage)), per book key
+_SEED = {
+    "000": "000_24a201a7802bf830.txt",
+    "001": "001_6ba5ccb5fe360bcf.txt",
+    "002": "002_55d6ebc4598b3f67.txt",
+    "003": "003_577dcffd2c9e41f5.txt",
+}
+#: (rule id, book key) -> (seed tag, article title, passage); "*" = any book without its own
+_CITES: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("STACK.NO_REMOVAL", "PKR"): (
+        "002", "REGLAMENTO MESA CASH (bulleted rule)",
+        "NO está permitido sacar ni transferir parte de las fichas del Stack de un jugador",
+    ),
+    ("STACK.NO_REMOVAL", "R003"): (
+        "003", "RETIRO DE FICHAS DE LA MESA",
+        "No está permitido retirar fichas en juego (stack) por ningún concepto, hasta tanto el jugador no"
+        " anuncie su retiro de la mesa",
+    ),
+    ("STACK.NO_REMOVAL", "*"): (
+        "002", "PKR REGLAMENTO MESA CASH (borrowed: the book has no such article)",
+        "NO está permitido sacar ni transferir parte de las fichas del Stack de un jugador",
+    ),
+    ("POT.CHIP_CONSERVATION", "CEP"): (
+        "000", "Penalizaciones y Descalificación (chips leave only by a stated removal)",
+        "Las fichas de los jugadores descalificados se retirarán del torneo",
+    ),
+    ("POT.CHIP_CONSERVATION", "T09"): (
+        "001", "art. 38 Fichas en Tránsito (chips leave only by a stated removal)",
+        "Las fichas retiradas por esta norma serán eliminadas del torneo",
+    ),
+    ("POT.CHIP_CONSERVATION", "*"): (
+        "000", "CEP, Penalizaciones y Descalificación (borrowed: the book has no such article)",
+        "Las fichas de los jugadores descalificados se retirarán del torneo",
+    ),
+    ("STACK.ADD_ON_TIMING", "R003"): (
+        "003", "AUMENTO DE STACK",
+        "para disponer de él desde la siguiente mano posterior a su anuncio",
+    ),
+    ("STACK.ADD_ON_TIMING", "*"): (
+        "003", "R003 AUMENTO DE STACK (borrowed: the book has no such article)",
+        "para disponer de él desde la siguiente mano posterior a su anuncio",
+    ),
+    ("BUTTON.WRONG_POSITION", "CEP"): (
+        "000", "Botón incorrecto",
+        "el juego continuará y el botón se moverá en busca de que se jueguen las manos correctas",
+    ),
+    ("BUTTON.WRONG_POSITION", "PKR"): (
+        "002", "REGLAMENTO MESA CASH (bulleted rule)",
+        "el botón no se jugó en la posición que correspondía y se puede corregir en la siguiente mano",
+    ),
+    ("BLIND.NEW_PLAYER_POSITION", "CEP"): (
+        "000", "Lista de espera, registro tardío y re-entradas",
+        "se les repartirá cartas, excepto cuando estén entre ciega pequeña y botón",
+    ),
+    ("BLIND.NEW_PLAYER_POSITION", "T09"): (
+        "001", "art. 5 Romper Mesas",
+        "El único lugar en el que no recibirán cartas es entre la ciega pequeña y el botón",
+    ),
+    ("BLIND.NEW_PLAYER_POSITION", "*"): (
+        "000", "CEP, Lista de espera, registro tardío y re-entradas (the online profile's fallback, TDA 2022 base)",
+        "se les repartirá cartas, excepto cuando estén entre ciega pequeña y botón",
+    ),
+    ("LEVEL.NEXT_HAND", "CEP"): (
+        "000", "Nueva Mano y Nuevos Límites",
+        "el nuevo nivel se aplicará sobre la siguiente mano. Una mano comienza con el primer barajado",
+    ),
+    ("LEVEL.NEXT_HAND", "T09"): (
+        "001", "art. 18 Cambio de Nivel",
+        "éste se aplicará en la mano siguiente. La mano empieza con el primer barajado",
+    ),
+    ("LEVEL.NEXT_HAND", "*"): (
+        "000", "CEP, Nueva Mano y Nuevos Límites (the online profile's fallback, TDA 2022 base)",
+        "el nuevo nivel se aplicará sobre la siguiente mano. Una mano comienza con el primer barajado",
+    ),
+    ("ALLIN.HIDDEN_CHIPS", "CEP"): (
+        "000", "All-in con fichas escondidas",
+        "el director del torneo determinará si la ficha forma parte de la apuesta o no",
+    ),
+    ("ALLIN.HIDDEN_CHIPS", "PKR"): (
+        "002", "REGLAMENTO MESA CASH (bulleted rule)",
+        "las fichas no harán parte del pozo y este jugador podrá ser sancionado",
+    ),
+    ("TOURNEY.LATE_REG_REENTRY", "CEP"): (
+        "000", "Re-entry",
+        "se le asignará un sitio nuevo diferente del anterior",
+    ),
+    ("TOURNEY.CHIP_RACE", "T09"): (
+        "001", "art. 16 Chip-Race",
+        "El chip race comienza siempre en el asiento Nº 1",
+    ),
+    ("TOURNEY.CHIP_RACE", "*"): (
+        "000", "Cambio de Fichas Programadas",
+        "empezando por el sitio 1, con un máximo de una ficha adjudicada por jugador",
+    ),
+}
+_BOOK_NAMES = {"CEP": "CEP 2023", "T09": "TDA 2009", "PKR": "PKR Club cash", "R003": "Room 003 cash",
+               "ONLINE": "online-standard"}  # fmt: skip
+
+
+def cite(rule_id: str, key: str) -> str:
+    """`` — <rulebook>, <article>: [seed] «passage»``: what every continuity finding ends with."""
+    tag, article, passage = _CITES.get((rule_id, key)) or _CITES[(rule_id, "*")]
+    return f" — {_BOOK_NAMES.get(key, key)}, {article}: [{_SEED[tag]}] «{passage}»"
+
+
+@cache
+def stack_params(name: str) -> dict[str, Any]:
+    """The profile's ``params.stack`` (PKR/R003: ``no_removal``), read from its YAML because
+    ``rules.profiles.Profile`` does not carry it."""
+    base = name.split("+", 1)[0]
+    path = PROFILE_DIR / f"{base}.yaml"
+    if not path.exists():
+        return {}
+    with path.open(encoding="utf-8") as fh:
+        doc = yaml.safe_load(fh) or {}
+    return dict((doc.get("params") or {}).get("stack") or {})
+
+
+# --- SQL -------------------------------------------------------------------------------------------
+
+#: hand number: the whole id when numeric, or the digits after a letter prefix or the last ':', '#'
+#: or '-' (ACPC "match:17", GG "TM123"); hash-like ids (PHH, PokerNow) have none
+_NUMBER = r"TRY_CAST(regexp_extract(h.site_hand_no, '^(?:[A-Za-z]*|.*[:#-])([0-9]{1,18})$', 1) AS BIGINT)"
+
+_HANDS_SQL = f"""
+CREATE OR REPLACE TEMP TABLE _cx_hand AS
+WITH h AS (
+    SELECT h.hand_id, h.site, h.format, h.game_type, h.tournament_id, h.table_name, h.started_at,
+           h.site_hand_no, h.source_file, h.byte_offset, h.byte_length, h.button_seat, h.sb, h.bb,
+           h.ante, h.cancelled, h.variant, h.betting, h.max_seats, {_NUMBER} AS n,
+           dense_rank() OVER (ORDER BY h.site, coalesce(h.tournament_id, ''), h.table_name) AS stream,
+           coalesce(r.status, 'ok') = 'mismatch' AS unbalanced
+    FROM hands h LEFT JOIN reconciliation r USING (hand_id)
+)
+SELECT *, row_number() OVER (PARTITION BY stream ORDER BY started_at NULLS FIRST, n NULLS FIRST,
+                                 site_hand_no, hand_id) AS k
+FROM h
+"""
+
+#: per seat of every hand: start stack, computed end stack, posts, all-in, dealt in
+_SEATS_SQL = """
+CREATE OR REPLACE TEMP TABLE _cx_seat AS
+WITH c AS (
+    SELECT hand_id, player, sum(contribution) AS put,
+           sum(CASE WHEN kind = 'cash_out' THEN amount ELSE 0 END) AS paid_out,
+           bool_or(all_in) AS all_in, bool_or(kind = 'post_sb') AS sb, bool_or(kind = 'post_bb') AS bb,
+           bool_or(kind NOT IN ('show', 'muck', 'cash_out', 'uncalled_return')) AS acted
+    FROM actions GROUP BY ALL
+), a AS (SELECT hand_id, player, sum(amount) AS won FROM awards GROUP BY ALL)
+SELECT s.hand_id, s.seat_no, s.player, s.stack, s.sitting_out, s.final_stack,
+       s.stack - coalesce(c.put, 0) + coalesce(a.won, 0) + coalesce(c.paid_out, 0) AS end_stack,
+       coalesce(c.all_in, false) AS all_in, coalesce(c.sb, false) AS posted_sb,
+       coalesce(c.bb, false) AS posted_bb, coalesce(c.acted, false) AS acted, coalesce(a.won, 0) AS won
+FROM seats s LEFT JOIN c USING (hand_id, player) LEFT JOIN a USING (hand_id, player)
+"""
+
+#: every hand with the one before it at its table, and how far the export proves they follow
+_PAIRS_SQL = f"""
+CREATE OR REPLACE TEMP TABLE _cx_pair AS
+WITH p AS (
+    SELECT c.*, p.hand_id AS prev_id, p.n AS prev_n, p.started_at AS prev_at, p.source_file AS prev_file,
+           p.byte_offset AS prev_off, p.byte_length AS prev_len, p.button_seat AS prev_button,
+           p.sb AS prev_sb_amt, p.bb AS prev_bb_amt, p.ante AS prev_ante, p.cancelled AS prev_cancelled,
+           p.unbalanced AS prev_unbalanced, c.n - p.n AS diff,
+           epoch(c.started_at) - epoch(p.started_at) AS gap_s
+    FROM _cx_hand c JOIN _cx_hand p ON p.stream = c.stream AND p.k = c.k - 1
+), streams AS (
+    SELECT stream,
+           count(*) FILTER (WHERE diff = 1) >= {COUNTER_SHARE} * count(*) AS counter
+    FROM p GROUP BY stream
+), orderable AS (
+    SELECT stream, count(started_at) = count(*) OR count(n) = count(*) AS ordered,
+           count(*) AS hands
+    FROM _cx_hand GROUP BY stream
+), reset AS (
+    SELECT h.stream, count(DISTINCT s.stack) = 1 AS reset
+    FROM _cx_hand h JOIN _cx_seat s USING (hand_id) GROUP BY h.stream
+), stable AS (
+    -- seats held by the same player in both hands of the pair, and the seat the previous small
+    -- blind sat in (a dead button moves there)
+    SELECT p.hand_id, s.seat_no, s.player
+    FROM p JOIN _cx_seat s ON s.hand_id = p.hand_id
+    JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.player = s.player AND q.seat_no = s.seat_no
+), moved AS (
+    SELECT p.hand_id,
+           arg_min(st.seat_no, (st.seat_no - p.prev_button + 1000) % 1000)
+               FILTER (WHERE st.seat_no <> p.prev_button) AS next_seat
+    FROM p JOIN stable st USING (hand_id) GROUP BY p.hand_id
+), prev_sb AS (
+    SELECT p.hand_id, min(q.seat_no) AS sb_seat
+    FROM p JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.posted_sb GROUP BY p.hand_id
+)
+SELECT p.*, st.counter, o.ordered, r.reset, m.next_seat, ps.sb_seat AS prev_sb_seat,
+       (p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL
+        AND (p.button_seat = m.next_seat OR p.button_seat = ps.sb_seat)) AS button_stepped,
+       CASE
+           WHEN NOT o.ordered THEN 'unordered'
+           WHEN p.diff = 1 THEN 'proven'
+           WHEN st.counter THEN 'gap'
+           WHEN p.gap_s IS NOT NULL AND (p.gap_s > {MAX_GAP_S} OR p.gap_s < 0) THEN 'gap'
+           WHEN p.source_file <> p.prev_file THEN 'gap'
+           WHEN p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL
+                AND (p.button_seat = m.next_seat OR p.button_seat = ps.sb_seat) THEN 'likely'
+           ELSE 'gap'
+       END AS proof
+FROM p JOIN streams st USING (stream) JOIN orderable o USING (stream) JOIN reset r USING (stream)
+LEFT JOIN moved m USING (hand_id) LEFT JOIN prev_sb ps USING (hand_id)
+"""
+
+#: players whose start stack is not their end stack in the previous hand of the pair. On a pair only
+#: the button proves (``likely``), one player must be alone in moving: a missing hand moves at least
+#: the two blinds' stacks, so two or more moved stacks there mean a gap, not two breaches.
+_MOVED_SQL = """
+CREATE OR REPLACE TEMP TABLE _cx_moved AS
+SELECT p.hand_id, p.prev_id, p.proof, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
+       p.source_file, p.byte_offset, p.byte_length, p.prev_file, p.prev_off, p.prev_len,
+       s.player, s.seat_no, s.stack, q.end_stack, q.final_stack, q.all_in, q.won,
+       p.bb <> p.prev_bb_amt OR p.sb <> p.prev_sb_amt OR p.ante <> p.prev_ante AS level_change,
+       p.prev_sb_amt, p.site_hand_no, count(*) OVER (PARTITION BY p.hand_id) AS moved_in_pair
+FROM _cx_pair p
+JOIN _cx_seat s ON s.hand_id = p.hand_id
+JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.player = s.player AND q.seat_no = s.seat_no
+WHERE p.proof IN ('proven', 'likely') AND NOT p.reset AND NOT p.prev_cancelled AND NOT p.prev_unbalanced
+  AND s.stack <> q.end_stack AND s.stack IS DISTINCT FROM q.final_stack
+"""
+_STACKS_SQL = """
+SELECT * FROM _cx_moved WHERE proof = 'proven' OR moved_in_pair = 1 ORDER BY hand_id, seat_no
+"""
+_COMPARED_SQL = """
+SELECT p.proof, count(*) FROM _cx_pair p
+JOIN _cx_seat s ON s.hand_id = p.hand_id
+JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.player = s.player AND q.seat_no = s.seat_no
+WHERE p.proof IN ('proven', 'likely') AND NOT p.reset AND NOT p.prev_cancelled AND NOT p.prev_unbalanced
+GROUP BY 1
+"""
+_STREAMS_SQL = """
+SELECT count(*) AS streams,
+       count(*) FILTER (WHERE hands > 1) AS multi,
+       count(*) FILTER (WHERE hands > 1 AND NOT ordered) AS unordered
+FROM (SELECT stream, count(*) AS hands, count(started_at) = count(*) OR count(n) = count(*) AS ordered
+      FROM _cx_hand GROUP BY stream)
+"""
+#: proven pairs whose button is not where the previous hand's puts it
+_BUTTON_SQL = """
+SELECT p.hand_id, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
+       p.prev_button, p.button_seat, p.next_seat, p.prev_sb_seat
+FROM _cx_pair p
+WHERE p.proof = 'proven' AND p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL
+  AND NOT p.cancelled AND NOT p.prev_cancelled
+  -- a dead button (tournaments) moves to the seat of the previous small blind; heads-up (the button
+  -- posted the small blind) and in cash it moves to the next seated player
+  AND NOT (CASE WHEN p.game_type = 'tournament' AND p.prev_sb_seat IS NOT NULL
+                     AND p.prev_sb_seat <> p.prev_button THEN p.button_seat = p.prev_sb_seat
+           ELSE p.button_seat = p.next_seat END)
+  AND p.next_seat IS NOT NULL
+ORDER BY p.hand_id
+"""
+_BUTTON_IDS = _BUTTON_SQL.replace("ORDER BY p.hand_id", "")
+_BUTTONS_SEEN_SQL = f"""
+SELECT count(*), count(*) FILTER (WHERE hand_id IN (SELECT hand_id FROM ({_BUTTON_IDS})))
+FROM _cx_pair WHERE proof = 'proven' AND button_seat IS NOT NULL AND prev_button IS NOT NULL AND next_seat IS NOT NULL
+  AND NOT cancelled AND NOT prev_cancelled
+"""
+#: tournament hands: a player not seated in the previous hand, dealt in while seated after the button
+#: and before the small blind
+_NEW_PLAYER_SQL = """
+WITH cur_sb AS (SELECT hand_id, min(seat_no) AS sb_seat FROM _cx_seat WHERE posted_sb GROUP BY hand_id)
+SELECT p.hand_id, p.proof, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
+       s.player, s.seat_no, p.button_seat, c.sb_seat
+FROM _cx_pair p JOIN cur_sb c USING (hand_id)
+JOIN _cx_seat s ON s.hand_id = p.hand_id
+WHERE p.game_type = 'tournament' AND p.proof IN ('proven', 'likely') AND p.button_seat IS NOT NULL
+  AND NOT p.cancelled AND s.acted AND NOT s.sitting_out
+  AND NOT EXISTS (SELECT 1 FROM _cx_seat q WHERE q.hand_id = p.prev_id AND q.player = s.player)
+  AND ((s.seat_no - p.button_seat + 1000) % 1000) > 0
+  AND ((s.seat_no - p.button_seat + 1000) % 1000) < ((c.sb_seat - p.button_seat + 1000) % 1000)
+ORDER BY p.hand_id, s.seat_no
+"""
+#: tournament hands played at lower blinds than a hand of the same tournament that started earlier
+#: (any table): the new level applies from the next hand, so an older level after it is out of order
+_LEVEL_SQL = """
+WITH t AS (
+    SELECT hand_id, site, tournament_id, table_name, game_type, format, started_at, sb, bb, variant, betting,
+           max(bb) OVER (PARTITION BY site, tournament_id, variant, betting ORDER BY epoch(started_at)
+                         RANGE BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS earlier_bb
+    FROM hands
+    WHERE game_type = 'tournament' AND tournament_id IS NOT NULL AND started_at IS NOT NULL AND NOT cancelled
+)
+SELECT hand_id, site, tournament_id, table_name, game_type, format, started_at, sb, bb, earlier_bb
+FROM t WHERE bb < earlier_bb ORDER BY hand_id
+"""
+#: hands where a player put in more than the stack they started with (the within-hand check reports
+#: the overdraw); with a rebuy or add-on written inside that hand, the added chips were used at once
+_OVERDRAWN_SQL = """
+SELECT h.hand_id, h.site, h.table_name, h.tournament_id, h.game_type, h.format, h.source_file,
+       h.byte_offset, h.byte_length, s.player, s.stack, c.put
+FROM hands h JOIN reconciliation r USING (hand_id)
+JOIN seats s USING (hand_id)
+JOIN (SELECT hand_id, player, sum(contribution) AS put FROM actions GROUP BY ALL) c USING (hand_id, player)
+WHERE r.overdrawn > 0 AND c.put > s.stack
+ORDER BY h.hand_id
+"""
+
+
+# --- reading what the export wrote -----------------------------------------------------------------
+
+_ADD_WORDS = (
+    r"(?:re-?buys|rebuys?|adds|added|brings|tops? up|takes the add-on|: (?:Double )?[Rr]ebuyin|: Addon"
+    r"|: Double rebuys)"
+)
+
+
+def _adds_pattern(player: str) -> re.Pattern[str]:
+    return re.compile(r"(?m)^\s*" + re.escape(player) + r"(?: \[ME\])?\s*:?\s*" + _ADD_WORDS)
+
+
+def _read(path: str, start: int, stop: int) -> str:
+    if stop <= start:
+        return ""
+    try:
+        with Path(path).open("rb") as fh:
+            fh.seek(max(start, 0))
+            raw = fh.read(min(stop - start, MAX_TEXT))
+    except OSError:
+        return ""
+    return raw.decode("utf-8", errors="replace")
+
+
+def written_add(row: dict[str, Any]) -> bool:
+    """Whether the export writes a rebuy, add-on or top-up by the row's player in the previous hand,
+    between the two hands (same file) or in the current hand before its first action."""
+    pat = _adds_pattern(row["player"])
+    texts = [_read(row["prev_file"], row["prev_off"], row["prev_off"] + row["prev_len"]),
+             _read(row["source_file"], row["byte_offset"], row["byte_offset"] + row["byte_length"])]
+    if row["prev_file"] == row["source_file"]:
+        texts.append(_read(row["source_file"], row["prev_off"] + row["prev_len"], row["byte_offset"]))
+    return any(pat.search(t) for t in texts)
+
+
+def written_in_hand(row: dict[str, Any]) -> bool:
+    """Whether the hand's own text writes a rebuy/add-on/top-up by the row's player."""
+    text = _read(row["source_file"], row["byte_offset"], row["byte_offset"] + row["byte_length"])
+    return bool(_adds_pattern(row["player"]).search(text))
+
+
+# --- severities ------------------------------------------------------------------------------------
+
+
+@dataclass
+class ContinuityResult:
+    """The findings (each with the rulebook it was judged under) and what was looked at."""
+
+    findings: list[tuple[Finding, str]] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+_Namer = Callable[[dict[str, Any]], str]
+
+
+def _namer(rulebook: str | None, pmap: ProfileMap) -> _Namer:
+    keys = sorted({key for match, _ in pmap.entries for key, _ in match})
+    seen: dict[tuple[Any, ...], str] = {}
+
+    def name_for(row: dict[str, Any]) -> str:
+        if rulebook:
+            return rulebook
+        key = tuple(row.get(k) for k in keys)
+        if key not in seen:
+            seen[key] = pmap.name_for(SimpleNamespace(**{k: row.get(k) for k in keys}))  # type: ignore[arg-type]
+        return seen[key]
+
+    return name_for
+
+
+def _finding(hand_id: str, rule: str, sev: str, outcomes: str | None, expected: str, actual: str,
+             message: str) -> Finding:
+    return Finding(hand_id, None, rule, sev, sev == REVIEW, outcomes if sev == REVIEW else None,
+                   expected, actual, message)
+
+
+def _sure(sev: str, proof: str) -> str:
+    """An ERROR only on a pair the numbers prove consecutive; a button-only proof is a likely breach
+    with data that may be incomplete (matrix §0.5: WARNING)."""
+    return sev if proof == "proven" or sev != ERROR else WARNING
+
+
+def site_anomaly(row: dict[str, Any]) -> str:
+    """What the export got wrong, named for the DATA finding (the issue asks each one to say)."""
+    delta = int(row["stack"]) - int(row["end_stack"])
+    won = int(row["won"] or 0)
+    if delta < 0 and won > 0 and -delta * 10 <= won:
+        return "site: the collection is written before a rake or drop the hand never writes"
+    if delta < 0:
+        return "site: stack smaller than the previous hand left it, no event written (stale stack)"
+    if int(row["end_stack"]) == 0:
+        return "site: a busted player plays on with chips, no rebuy written"
+    return "site: chips added with no rebuy, add-on or top-up written"
+
+
+def _head(row: dict[str, Any]) -> tuple[str, str, str]:
+    delta = int(row["stack"]) - int(row["end_stack"])
+    where = f"{row['player']} (seat {row['seat_no']}) at {row['table_name'] or row['site']}"
+    proof = "hand numbers consecutive" if row["proof"] == "proven" else "button moved one step, same file"
+    head = (f"{where}: ended hand {row['prev_id']} with {fmt(row['end_stack'])} and starts this hand with"
+            f" {fmt(row['stack'])} ({proof})")
+    return head, f"start stack {fmt(row['end_stack'])}", f"start stack {fmt(row['stack'])} ({delta:+,})"
+
+
+def _colour_up(row: dict[str, Any], key: str) -> Finding | None:
+    """A live tournament stack that moved by less than one small blind across a level change: a
+    colour-up remainder or chip-race chip the record does not log (TD to confirm)."""
+    delta = int(row["stack"]) - int(row["end_stack"])
+    if key == "ONLINE" or not row["level_change"] or abs(delta) >= int(row["prev_sb_amt"] or 0):
+        return None
+    head, exp, act = _head(row)
+    what = "a chip race award" if delta > 0 else "a colour-up remainder"
+    return _finding(row["hand_id"], "TOURNEY.CHIP_RACE", REVIEW,
+                    "chip_race_award|unexplained_chips" if delta > 0 else "colour_up_remainder|chip_removal",
+                    exp, act, f"{head}; at a level change, less than one small blind: {what} the record does"
+                    " not log, for the TD to confirm." + cite("TOURNEY.CHIP_RACE", key))
+
+
+def _grown(row: dict[str, Any], key: str, written: bool) -> Finding | None:
+    head, exp, act = _head(row)
+    hand, proof = row["hand_id"], row["proof"]
+    busted_back = int(row["end_stack"]) == 0 and bool(row["all_in"])
+    if row["game_type"] == "tournament":
+        if written:
+            if key == "CEP" and busted_back:  # CEP events re-enter, never rebuy in the seat they lost
+                return _finding(hand, "TOURNEY.LATE_REG_REENTRY", _sure(ERROR, proof), None,
+                                "a re-entry seated at a new seat", f"back in seat {row['seat_no']}",
+                                head + "; the player lost every chip and buys back in at the same seat."
+                                + cite("TOURNEY.LATE_REG_REENTRY", key))
+            return None  # the export writes the rebuy / add-on
+        if key == "ONLINE":
+            return _finding(hand, "POT.CHIP_CONSERVATION", DATA, None, exp, f"{act}; {site_anomaly(row)}",
+                            head + "; no rebuy or add-on is written and the site's software alone moves"
+                            " tournament chips, so the export omits the event." + cite("POT.CHIP_CONSERVATION", key))
+        if busted_back and key == "CEP":
+            return _finding(hand, "ALLIN.HIDDEN_CHIPS", REVIEW, "chips_part_of_the_bet|chips_not_part_of_the_bet",
+                            exp, act, head + "; all in and lost, yet back with chips and nothing written: chips"
+                            " hidden behind the all-in, which the TD rules on." + cite("ALLIN.HIDDEN_CHIPS", key))
+        return _colour_up(row, key) or _finding(
+            hand, "POT.CHIP_CONSERVATION", _sure(ERROR, proof), None, exp, act,
+            head + "; chips appeared with no rebuy or add-on written." + cite("POT.CHIP_CONSERVATION", key))
+    if written or TOP_UP.get(key):
+        return None  # a written rebuy, or a top-up this book allows (R003: usable from the next hand)
+    if busted_back and key == "PKR":
+        return _finding(hand, "ALLIN.HIDDEN_CHIPS", REVIEW, "hidden_chips_out_of_the_pot|unwritten_rebuy", exp, act,
+                        head + "; all in and lost, yet back with chips and nothing written: hidden chips (which"
+                        " PKR keeps out of the pot) or a rebuy the record misses, for the floor."
+                        + cite("ALLIN.HIDDEN_CHIPS", key))
+    return _finding(hand, "POT.CHIP_CONSERVATION", WARNING, None, exp, act,
+                    head + "; chips appeared with no top-up written, and the book does not say whether a player"
+                    " may add chips between hands (not stated: WARNING)." + cite("STACK.ADD_ON_TIMING", key))
+
+
+def _shrunk(row: dict[str, Any], key: str, book: str) -> Finding | None:
+    head, exp, act = _head(row)
+    hand, proof = row["hand_id"], row["proof"]
+    tourney = row["game_type"] == "tournament"
+    if key == "ONLINE":
+        rule = "POT.CHIP_CONSERVATION" if tourney else "STACK.NO_REMOVAL"
+        return _finding(hand, rule, DATA, None, exp, f"{act}; {site_anomaly(row)}",
+                        head + "; the site's software lets no chips leave a seated player's stack, so the export"
+                        " disagrees with itself." + cite(rule, key))
+    if tourney:
+        return _colour_up(row, key) or _finding(
+            hand, "POT.CHIP_CONSERVATION", _sure(ERROR, proof), None, exp, act,
+            head + "; chips left a tournament stack with no removal written." + cite("POT.CHIP_CONSERVATION", key))
+    stated = bool(stack_params(book).get("no_removal"))
+    return _finding(hand, "STACK.NO_REMOVAL", _sure(ERROR, proof) if stated else WARNING, None, exp, act,
+                    head + "; chips left the table while the player stayed seated (ratholing)."
+                    + ("" if stated else " The book does not state the rule: WARNING.")
+                    + cite("STACK.NO_REMOVAL", key))
+
+
+def stack_finding(row: dict[str, Any], book: str, written: bool) -> Finding | None:
+    """The finding for one player whose stack moved between two consecutive hands (None: allowed).
+
+    ``written``: the export writes a rebuy, add-on or top-up by the player around the pair."""
+    key = load_profile(book).key
+    if int(row["stack"]) > int(row["end_stack"]):
+        return _grown(row, key, written)
+    return _shrunk(row, key, book)
+
+
+def button_finding(row: dict[str, Any], book: str) -> Finding | None:
+    """BUTTON.WRONG_POSITION on a proven pair, under the books that state it (CEP, PKR)."""
+    key = load_profile(book).key
+    if key not in BUTTON_BOOKS:
+        return None
+    dead = row["game_type"] == "tournament" and row["prev_sb_seat"] not in (None, row["prev_button"])
+    want = row["prev_sb_seat"] if dead else row["next_seat"]
+    remedy = ("found before substantial action the hand is a misdeal; after it, play continues and the"
+              " button is moved so every player plays the positions due" if key == "CEP"
+              else "the button is corrected on the next hand, respecting each player's right to that position")
+    return _finding(row["hand_id"], "BUTTON.WRONG_POSITION", ERROR, None, f"button at seat {want}",
+                    f"button at seat {row['button_seat']}",
+                    f"The previous hand had the button at seat {row['prev_button']}, so this one puts it at"
+                    f" seat {want}; it is at seat {row['button_seat']} ({remedy})."
+                    + cite("BUTTON.WRONG_POSITION", key))
+
+
+def new_player_finding(row: dict[str, Any], book: str) -> Finding | None:
+    """BLIND.NEW_PLAYER_POSITION: a new tournament player dealt in between the button and the SB."""
+    key = load_profile(book).key
+    if key == "ONLINE":
+        sev = WARNING  # the site's own seating rule, not a book's: a likely breach at most
+    elif key in NEW_PLAYER_BOOKS:
+        sev = _sure(ERROR, row["proof"])
+    else:
+        return None
+    return _finding(row["hand_id"], "BLIND.NEW_PLAYER_POSITION", sev, None,
+                    f"{row['player']} not dealt in until the button passes",
+                    f"{row['player']} dealt in at seat {row['seat_no']} (button {row['button_seat']},"
+                    f" small blind {row['sb_seat']})",
+                    f"{row['player']} was not seated in the previous hand and is dealt in at seat"
+                    f" {row['seat_no']}, between the button and the small blind."
+                    + cite("BLIND.NEW_PLAYER_POSITION", key))
+
+
+def level_finding(row: dict[str, Any], book: str) -> Finding | None:
+    """LEVEL.NEXT_HAND: a tournament hand at lower blinds than one that started earlier."""
+    key = load_profile(book).key
+    if key == "ONLINE":
+        sev = DATA  # the site's clock drives the level: an older level later is its export's order
+    elif key in LEVEL_BOOKS:
+        sev = WARNING  # no shuffle timestamps (T2): the hand start stands in for the first shuffle
+    else:
+        return None
+    return _finding(row["hand_id"], "LEVEL.NEXT_HAND", sev, None,
+                    f"big blind at least {fmt(row['earlier_bb'])}", f"big blind {fmt(row['bb'])}",
+                    f"Tournament {row['tournament_id']}: a hand started earlier already played a big blind of"
+                    f" {fmt(row['earlier_bb'])}; this later hand plays {fmt(row['bb'])}, an older level."
+                    + cite("LEVEL.NEXT_HAND", key))
+
+
+def add_on_finding(row: dict[str, Any], book: str) -> Finding | None:
+    """STACK.ADD_ON_TIMING: chips added during a hand (written in its text) already used in it."""
+    key = load_profile(book).key
+    sev = ERROR if key == "R003" else DATA if key == "ONLINE" else WARNING
+    return _finding(row["hand_id"], "STACK.ADD_ON_TIMING", sev, None,
+                    f"at most {fmt(row['stack'])} in (the stack the hand started with)",
+                    f"{fmt(row['put'])} in, with chips added during the hand",
+                    f"{row['player']} adds chips during this hand and puts in {fmt(row['put'])} from a"
+                    f" {fmt(row['stack'])} start: the added chips are usable from the next hand."
+                    + cite("STACK.ADD_ON_TIMING", key))
+
+
+# --- the check -------------------------------------------------------------------------------------
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
+    cur = con.execute(sql)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def _emit(out: ContinuityResult, rows: Iterable[dict[str, Any]], name_for: _Namer,
+          make: Callable[[dict[str, Any], str], Finding | None]) -> None:
+    for row in rows:
+        book = name_for(row)
+        f = make(row, book)
+        if f is not None:
+            out.findings.append((f, load_profile(book).name))
+
+
+def continuity_findings(
+    con: duckdb.DuckDBPyConnection, rulebook: str | None, pmap: ProfileMap
+) -> ContinuityResult:
+    """Every cross-hand finding of the warehouse, and the counts the run report shows."""
+    out = ContinuityResult()
+    name_for = _namer(rulebook, pmap)
+    try:
+        for sql in (_HANDS_SQL, _SEATS_SQL, _PAIRS_SQL, _MOVED_SQL):
+            con.execute(sql)
+        stacks = _rows(con, _STACKS_SQL)
+        grown = [r for r in stacks if int(r["stack"]) > int(r["end_stack"])]
+        written = {(r["hand_id"], r["player"]) for r in grown if written_add(r)}
+        _emit(out, stacks, name_for, lambda r, b: stack_finding(r, b, (r["hand_id"], r["player"]) in written))
+        _emit(out, _rows(con, _BUTTON_SQL), name_for, button_finding)
+        _emit(out, _rows(con, _NEW_PLAYER_SQL), name_for, new_player_finding)
+        _emit(out, _rows(con, _LEVEL_SQL), name_for, level_finding)
+        _emit(out, (r for r in _rows(con, _OVERDRAWN_SQL) if written_in_hand(r)), name_for, add_on_finding)
+        out.stats = _stats(con, stacks, len(written), out.findings)
+    finally:
+        for t in ("_cx_moved", "_cx_pair", "_cx_seat", "_cx_hand"):
+            con.execute(f"DROP TABLE IF EXISTS {t}")
+    return out
+
+
+def _stats(con: duckdb.DuckDBPyConnection, stacks: list[dict[str, Any]], written: int,
+           findings: list[tuple[Finding, str]]) -> dict[str, Any]:
+    row = con.execute(_STREAMS_SQL).fetchone() or (0, 0, 0)
+    proofs = dict(con.execute("SELECT proof, count(*) FROM _cx_pair GROUP BY 1").fetchall())
+    checked = con.execute(
+        "SELECT count(DISTINCT stream) FROM _cx_pair WHERE proof IN ('proven', 'likely') AND NOT reset"
+    ).fetchone()
+    reset = con.execute("SELECT count(DISTINCT stream) FROM _cx_pair WHERE reset").fetchone()
+    compared = dict(con.execute(_COMPARED_SQL).fetchall())
+    crowded = con.execute(
+        "SELECT count(DISTINCT hand_id) FROM _cx_moved WHERE proof = 'likely' AND moved_in_pair > 1"
+    ).fetchone()
+    buttons = con.execute(_BUTTONS_SEEN_SQL).fetchone() or (0, 0)
+    by_rule: Counter[str] = Counter(f"{f.rule_id}/{f.severity}" for f, _ in findings)
+    return {
+        "tables": int(row[0]),
+        "tables_with_pairs": int(row[1]),
+        "tables_unordered": int(row[2]),
+        "tables_reset_stacks": int(reset[0]) if reset else 0,
+        "tables_checked": int(checked[0]) if checked else 0,
+        "pairs": {str(k): int(v) for k, v in sorted(proofs.items())},
+        "players_compared": {str(k): int(v) for k, v in sorted(compared.items())},
+        "likely_pairs_with_several_moves": int(crowded[0]) if crowded else 0,
+        "stack_moves": len(stacks),
+        "buttons_compared": int(buttons[0] or 0),
+        "buttons_unexpected": int(buttons[1] or 0),
+        "written_adds": written,
+        "findings": dict(sorted(by_rule.items())),
+    }
