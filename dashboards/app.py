@@ -3,6 +3,10 @@
 Run: ``floorman serve --root PUBLISHED`` (or ``streamlit run dashboards/app.py`` with
 FLOORMAN_PUBLISHED / FLOORMAN_DB set). Anonymous sessions only ever get the login page; the
 page list is built from the user's role, and every page checks the role again itself.
+
+Why the anonymous router knows every page's address: a link such as ``/case?case=ID`` opened in a
+fresh browser must show the login form at that address (not Streamlit's "Page not found"), so
+that after login the same address, query string included, runs the case page.
 """
 
 from __future__ import annotations
@@ -13,13 +17,19 @@ import streamlit as st
 
 from dashboards import ui
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parent
+LOGIN = HERE / "app_pages" / "login.py"
 st.set_page_config(page_title="Floorman", layout="wide")
 ui.warm_up()  # rule engine and rulebooks loaded once per server process, not inside a reviewer's first replay
 
 user = ui.current_user()
 if user is None:
-    nav = st.navigation([st.Page(HERE / "app_pages" / "login.py", title="Log in", url_path="login")])
+    ui.sync_cookie()  # deletes a stale or revoked cookie
+    # every page's address leads to the login form; the login's rerun then lands on the page
+    hidden = [st.Page(LOGIN, title="Log in", url_path=slug, visibility="hidden")
+              for entries in ui.page_specs("admin").values() for slug, _ in entries]
+    nav = st.navigation([st.Page(LOGIN, title="Log in", url_path="login", default=True), *hidden],
+                        position="hidden")
 else:
     pages = {
         section: [
@@ -29,9 +39,10 @@ else:
         for section, entries in ui.page_specs(user.role).items()
     }
     with st.sidebar:
+        ui.sync_cookie()
         st.write(f"**{user.name}** ({user.role})")
         if st.button("Log out", key="logout"):
-            st.session_state.pop("user", None)
+            ui.end_session()
             if ui.config().auth_mode == "oidc" and getattr(st.user, "is_logged_in", False):
                 st.logout()
             st.rerun()

@@ -272,3 +272,141 @@ def oidc_user(
     if role is None:
         return None, "Your account is not on the reviewers' allow-list; ask an admin."
     return User(str(email), role), ""
+
+
+# -- sessions: a signed, expiring cookie ---------------------------------------------------------
+#
+# Why a cookie of our own: Streamlit keeps ``st.session_state`` per websocket, so a reload or a new
+# tab is a new, anonymous session. The browser keeps ``floorman_session`` (set by the page, read back
+# through ``st.context.cookies`` on the next connection); it names the user and an expiry, signed
+# with HMAC-SHA256 under a server-side secret, so it cannot be forged or extended. The role is not
+# in it: it is looked up in the users file on every restore, so a removed user or a changed role
+# takes effect on the next page load. Logout revokes the token's id server-side (a copied cookie
+# stops working too), then deletes the cookie.
+
+SESSION_COOKIE = "floorman_session"
+#: a working day and a bit: a reviewer logs in once per shift
+SESSION_TTL = 12 * 3600.0
+_SESSION_VERSION = "v1"
+
+
+def session_secret(folder: Path | str, env: Mapping[str, str] | None = None) -> bytes:
+    """FLOORMAN_SESSION_SECRET, else a random key kept in ``folder/session.key`` (created 0600 once).
+
+    Why the file: the demo and single-host setups need no configuration, and the key survives a
+    restart (sessions stay valid); deleting the file logs everyone out.
+    """
+    env = os.environ if env is None else env
+    if env.get("FLOORMAN_SESSION_SECRET"):
+        return env["FLOORMAN_SESSION_SECRET"].encode("utf-8")
+    path = Path(folder) / "session.key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".session.key.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(os.urandom(32).hex())
+        with contextlib.suppress(FileExistsError):
+            os.link(tmp, path)  # first writer wins; a racing process reads the winner's key
+        tmp.unlink()
+    return path.read_text(encoding="utf-8").strip().encode("utf-8")
+
+
+def _b64(raw: bytes) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    import base64
+
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _sign(secret: bytes, body: str) -> str:
+    return _b64(hmac.new(secret, body.encode("ascii"), hashlib.sha256).digest())
+
+
+@dataclass(frozen=True, slots=True)
+class SessionToken:
+    """What a valid cookie says: who, its id (for revocation) and when it expires (epoch s)."""
+
+    name: str
+    token_id: str
+    expires: float
+
+
+def issue_session(secret: bytes, name: str, now: float | None = None, ttl: float = SESSION_TTL) -> str:
+    """A cookie value: ``v1.<name>.<expires>.<id>.<hmac>`` (base64url parts, cookie-safe)."""
+    now = time.time() if now is None else now
+    body = ".".join((_SESSION_VERSION, _b64(name.encode("utf-8")), str(int(now + ttl)), _b64(os.urandom(12))))
+    return f"{body}.{_sign(secret, body)}"
+
+
+def read_session(secret: bytes, value: str | None, now: float | None = None) -> SessionToken | None:
+    """The token's claims when the signature holds and it has not expired; else None."""
+    if not value:
+        return None
+    parts = value.split(".")
+    if len(parts) != 5 or parts[0] != _SESSION_VERSION:
+        return None
+    body, sig = ".".join(parts[:4]), parts[4]
+    if not hmac.compare_digest(_sign(secret, body), sig):
+        return None
+    try:
+        name, expires = _unb64(parts[1]).decode("utf-8"), float(parts[2])
+    except (ValueError, UnicodeDecodeError):
+        return None
+    now = time.time() if now is None else now
+    return SessionToken(name, parts[3], expires) if now < expires else None
+
+
+class Revocations:
+    """Ids of logged-out tokens until they would have expired anyway (SQLite, next to the key).
+
+    Why not the review store: revocations are session plumbing, not reviewer records, and are
+    pruned; the review store's tables are append-only evidence.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        import sqlite3
+
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._sqlite = sqlite3
+        with self._con() as con:
+            con.execute("CREATE TABLE IF NOT EXISTS revoked (token_id TEXT PRIMARY KEY, expires REAL NOT NULL)")
+
+    @contextlib.contextmanager
+    def _con(self) -> Any:
+        con = self._sqlite.connect(self.path, timeout=10, isolation_level=None)
+        try:
+            yield con
+        finally:
+            con.close()
+
+    def revoke(self, token: SessionToken, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        with self._con() as con:
+            con.execute("DELETE FROM revoked WHERE expires < ?", (now,))
+            con.execute("INSERT OR REPLACE INTO revoked VALUES (?, ?)", (token.token_id, token.expires))
+
+    def is_revoked(self, token: SessionToken) -> bool:
+        with self._con() as con:
+            row = con.execute("SELECT 1 FROM revoked WHERE token_id = ?", (token.token_id,)).fetchone()
+        return row is not None
+
+
+def restore_session(
+    users_file: Path | str, secret: bytes, revocations: Revocations, value: str | None, now: float | None = None
+) -> User | None:
+    """The user a session cookie names, if it is valid, not revoked and the user still exists
+    (with the role the users file gives them now)."""
+    token = read_session(secret, value, now)
+    if token is None or revocations.is_revoked(token):
+        return None
+    entry = load_users(Path(users_file)).get(token.name)
+    if entry is None or entry.get("role") not in ROLES:
+        return None
+    return User(token.name, str(entry["role"]))

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from dashboards.auth import EXPORT_ROLES, export_roles_from
+from dashboards.auth import EXPORT_ROLES, SESSION_TTL, export_roles_from
 from warehouse.snapshot import current_snapshot
 
 
@@ -24,6 +24,11 @@ class Settings:
     source_root: Path | None  # base for relative hands.source_file paths
     auth_mode: str  # "local" or "oidc"
     export_roles: tuple[str, ...] = EXPORT_ROLES  # who may export evidence (FLOORMAN_EXPORT_ROLES)
+    session_dir: Path | None = None  # session key and revocations (FLOORMAN_SESSION_DIR; default: review db's folder)
+    session_hours: float = SESSION_TTL / 3600  # how long a login lasts (FLOORMAN_SESSION_HOURS)
+
+    def sessions_folder(self) -> Path:
+        return self.session_dir if self.session_dir is not None else self.review_db.parent
 
     def snapshot(self) -> Path:
         """The snapshot to read now (follows the pointer file on every call)."""
@@ -49,4 +54,6 @@ def load(env: dict[str, str] | None = None) -> Settings:
         source_root=opt("FLOORMAN_SOURCE_ROOT"),
         auth_mode=env.get("FLOORMAN_AUTH", "local"),
         export_roles=export_roles_from(env.get("FLOORMAN_EXPORT_ROLES")),
+        session_dir=opt("FLOORMAN_SESSION_DIR"),
+        session_hours=float(env.get("FLOORMAN_SESSION_HOURS") or SESSION_TTL / 3600),
     )

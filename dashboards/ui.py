@@ -40,16 +40,96 @@ def snapshot() -> Path:
 
 
 def current_user() -> User | None:
-    """The session's user: local login (session state) or OIDC identity mapped to a role."""
+    """The session's user: local login (session state, else the signed session cookie a reload or
+    a new tab brings back) or the OIDC identity mapped to a role (Streamlit keeps its own cookie)."""
     user = st.session_state.get("user")
     if isinstance(user, User):
         return user
-    if config().auth_mode == "oidc" and getattr(st.user, "is_logged_in", False):
+    cfg = config()
+    if cfg.auth_mode == "oidc":
+        if not getattr(st.user, "is_logged_in", False):
+            return None
         roles = dict(st.secrets.get("floorman", {}).get("roles", {}))
         oidc, why = auth.oidc_user(st.user.to_dict(), roles)
         st.session_state["oidc_refusal"] = why
         return oidc
-    return None
+    restored = _cookie_user(cfg)
+    if restored is not None:
+        st.session_state["user"] = restored
+    return restored
+
+
+SESSION_TOKEN = "session_token"
+
+
+def _cookie() -> str | None:
+    try:
+        value = st.context.cookies.get(auth.SESSION_COOKIE)
+    except Exception:  # no browser connection (bare script run)
+        return None
+    return value if isinstance(value, str) else None  # AppTest's client is a mock
+
+
+@st.cache_resource(show_spinner=False)
+def _sessions(folder: str) -> tuple[bytes, auth.Revocations]:
+    """The signing key and revocation list of one sessions folder (read once per server process)."""
+    return auth.session_secret(folder), auth.Revocations(Path(folder) / "sessions.sqlite")
+
+
+def _cookie_user(cfg: settings.Settings) -> User | None:
+    """The user of the browser's session cookie. A cookie that failed once is not re-checked on
+    every rerun of this websocket session (its value cannot change until the next connection)."""
+    value = _cookie()
+    if not value or st.session_state.get("_cookie_refused") == value:
+        return None
+    secret, revoked = _sessions(str(cfg.sessions_folder()))
+    user = auth.restore_session(cfg.users_file, secret, revoked, value)
+    if user is None:
+        st.session_state["_cookie_refused"] = value
+        return None
+    st.session_state[SESSION_TOKEN] = value
+    return user
+
+
+def begin_session(user: User) -> None:
+    """Log ``user`` in for this tab and issue the cookie that keeps them logged in on reload."""
+    cfg = config()
+    secret, _ = _sessions(str(cfg.sessions_folder()))
+    st.session_state["user"] = user
+    st.session_state[SESSION_TOKEN] = auth.issue_session(secret, user.name, ttl=cfg.session_hours * 3600)
+
+
+def end_session() -> None:
+    """Log out: revoke the session's token server-side (a copied cookie dies too), forget the user."""
+    cfg = config()
+    secret, revoked = _sessions(str(cfg.sessions_folder()))
+    for value in {st.session_state.get(SESSION_TOKEN), _cookie()}:
+        token = auth.read_session(secret, value) if isinstance(value, str) else None
+        if token is not None:
+            revoked.revoke(token)
+    for key in ("user", SESSION_TOKEN):
+        st.session_state.pop(key, None)
+
+
+def sync_cookie() -> None:
+    """Make the browser's cookie match the session: set it while logged in, delete a stale one.
+
+    Why on every run, not once: a script run can be cut short by a rerun before its elements reach
+    the browser; an identical element on the next run is not re-executed, so repeating is free.
+    The cookie is set by a script in the page (Streamlit has no server-side cookie API outside
+    its own OIDC login); it is SameSite=Strict, Secure over HTTPS, but readable by page scripts.
+    """
+    token = st.session_state.get(SESSION_TOKEN)
+    name = auth.SESSION_COOKIE
+    if isinstance(token, str):
+        max_age = int(config().session_hours * 3600)
+        js = f'document.cookie = "{name}={token}; Path=/; Max-Age={max_age}; SameSite=Strict"'
+    elif _cookie():
+        js = f'document.cookie = "{name}=; Path=/; Max-Age=0; SameSite=Strict"'
+    else:
+        return
+    js += ' + (location.protocol === "https:" ? "; Secure" : "");'
+    st.html(f"<script>{js}</script>", unsafe_allow_javascript=True)
 
 
 def oidc_refusal() -> str:
@@ -182,10 +262,70 @@ def finding_box(f: dict[str, Any], where: str = "") -> None:
     text, seed, quote = split_citation(f.get("message"))
     house = bool(f.get("house_decision"))
     kind = "house decision (floor's discretion)" if house else f"violation, {f.get('severity')}"
-    body = (f"**{where}{f['rule_id']}** ({f.get('rulebook')}, {kind}): {text}  \n"
-            f"Expected {f.get('expected')}; actual {f.get('actual')}.")
+    body = (f"**{md(where)}{md(f['rule_id'])}** ({md(f.get('rulebook'))}, {kind}): {md(text)}  \n"
+            f"Expected {md(f.get('expected'))}; actual {md(f.get('actual'))}.")
     if house and f.get("allowed_outcomes"):
-        body += f"  \nAllowed rulings: {str(f['allowed_outcomes']).replace('|', ', ')}."
+        body += f"  \nAllowed rulings: {md(str(f['allowed_outcomes']).replace('|', ', '))}."
     (st.warning if house else st.error)(body)
     if quote:
-        st.markdown(f"> «{quote}»  \n> — rulebook seed `{seed}`")
+        st.markdown(f"> «{md(quote)}»  \n> — rulebook seed `{seed}`")
+
+
+# -- addresses: every page takes its subject from the URL ------------------------------------------
+
+def from_url(param: str, key: str, value: str | None = None) -> None:
+    """Seed widget ``key`` from the URL's ``param`` when the address changed since this session
+    last wrote it (a link was followed, a bookmark opened); call before creating the widget.
+    ``value`` replaces the raw parameter (e.g. the full case id a short form resolved to)."""
+    raw = st.query_params.get(param)
+    if raw is not None and st.session_state.get(f"_url_{key}") != raw:
+        st.session_state[key] = raw if value is None else value
+        st.session_state[f"_url_{key}"] = raw
+
+
+def to_url(**params: str) -> None:
+    """Write the page's subject into the address (shareable, survives a reload)."""
+    for k, v in params.items():
+        if st.query_params.get(k) != v:
+            st.query_params[k] = v
+
+
+def mark_url(param: str, key: str) -> None:
+    """Remember the URL value this session wrote for widget ``key`` (see ``from_url``)."""
+    st.session_state[f"_url_{key}"] = st.query_params.get(param)
+
+
+@st.cache_data(ttl=600, max_entries=64, show_spinner=False)
+def case_short_ids(db: str) -> dict[str, str]:
+    q = queue(db)
+    return data.short_ids(q["flag_id"].to_list()) if not q.is_empty() else {}
+
+
+def short_case(db: str, case_id: str) -> str:
+    return case_short_ids(db).get(case_id, case_id)
+
+
+def resolve_case(db: str, text: str | None) -> str | None:
+    return data.resolve_case(text, list(case_short_ids(db)))
+
+
+@st.cache_data(ttl=600, max_entries=256, show_spinner=False)
+def find_hands(db: str, text: str) -> list[str]:
+    return data.find_hands(db, text)
+
+
+MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()#+-.!|$<>~:"})
+
+
+def md(text: object) -> str:
+    """``text`` shown literally in ``st.markdown`` (no emphasis, links, or '$...$' maths)."""
+    return str(text).translate(MD_SPECIAL)
+
+
+def reviewers() -> list[str]:
+    """Who a case can be assigned to: users whose role may decide (local users file); empty under
+    OIDC, where the page takes a typed name or address instead."""
+    cfg = config()
+    if cfg.auth_mode == "oidc":
+        return []
+    return sorted(n for n, u in auth.load_users(cfg.users_file).items() if auth.can(str(u.get("role")), "decide"))

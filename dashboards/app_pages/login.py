@@ -27,5 +27,5 @@ else:
         if result.user is None:
             st.error(result.message())
         else:
-            st.session_state["user"] = result.user
+            ui.begin_session(result.user)
             st.rerun()

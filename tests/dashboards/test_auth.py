@@ -162,3 +162,39 @@ def test_oidc_token_expiry_and_verified_email() -> None:
     # providers that do not send the claim at all are not refused for it
     assert auth.oidc_user({k: v for k, v in good.items() if k != "email_verified"}, roles, now=now)[0] is not None
     assert auth.oidc_user({**good, "email": "x@other.com"}, roles, now=now)[1].endswith("ask an admin.")
+
+
+def test_session_cookie_is_signed_expiring_and_revocable(tmp_path: Path) -> None:
+    users = tmp_path / "users.json"
+    auth.ensure_user(users, "rita", "pw-rita-1", "reviewer")
+    secret = auth.session_secret(tmp_path, env={})
+    assert (tmp_path / "session.key").stat().st_mode & 0o077 == 0
+    assert auth.session_secret(tmp_path, env={}) == secret  # kept: sessions survive a restart
+    revoked = auth.Revocations(tmp_path / "sessions.sqlite")
+    token = auth.issue_session(secret, "rita", now=1000.0, ttl=60)
+    assert auth.restore_session(users, secret, revoked, token, now=1010.0) == User("rita", "reviewer")
+    assert auth.restore_session(users, secret, revoked, token, now=1061.0) is None  # expired
+    other = auth.session_secret(tmp_path / "elsewhere", env={})
+    assert auth.restore_session(users, other, revoked, token, now=1010.0) is None  # another server's key
+    parts = token.split(".")
+    forged = ".".join([parts[0], auth._b64(b"adam"), *parts[2:]])
+    assert auth.restore_session(users, secret, revoked, forged, now=1010.0) is None
+    longer = ".".join([*parts[:2], "99999999", *parts[3:]])
+    assert auth.restore_session(users, secret, revoked, longer, now=1010.0) is None
+    assert auth.restore_session(users, secret, revoked, "garbage", now=1010.0) is None
+    # the role comes from the users file now, not from when the cookie was issued
+    auth.ensure_user(users, "rita", "pw-rita-1", "viewer")
+    assert auth.restore_session(users, secret, revoked, token, now=1010.0) == User("rita", "viewer")
+    read = auth.read_session(secret, token, now=1010.0)
+    assert read is not None
+    revoked.revoke(read, now=1010.0)
+    assert auth.restore_session(users, secret, revoked, token, now=1010.0) is None  # logged out
+    fresh = auth.issue_session(secret, "rita", now=1010.0, ttl=60)
+    assert auth.restore_session(users, secret, revoked, fresh, now=1011.0) == User("rita", "viewer")
+    auth.remove_user(users, "rita")
+    assert auth.restore_session(users, secret, revoked, fresh, now=1011.0) is None
+
+
+def test_session_secret_from_the_environment(tmp_path: Path) -> None:
+    assert auth.session_secret(tmp_path, env={"FLOORMAN_SESSION_SECRET": "s3"}) == b"s3"
+    assert not (tmp_path / "session.key").exists()
