@@ -267,14 +267,86 @@ def _one_hand_db(rows: dict[str, pl.DataFrame], hand_id: str) -> Iterator[duckdb
 
 
 def replay(db: str | Path, hand_id: str, rows: dict[str, pl.DataFrame] | None = None) -> HandReplay:
-    """One hand for the replayer and the report: canonical rows with the rule engine's view on top.
+    """One hand for the replayer and the report: canonical rows with the nightly rule check's stored
+    states and findings; the rule engine replays the hand now only when no states were stored.
 
     Raises KeyError when the hand is not in the snapshot.
     """
     rows = rows if rows is not None else hand_rows(db, [hand_id])
     r = build_replay(rows, hand_id)
+    if r.source == "stored":
+        return r
     view = rule_view(db, hand_id, rows)
     return apply_rule_view(r, view) if view is not None else r
+
+
+def find_hands(db: str | Path, text: str, limit: int = 20) -> list[str]:
+    """Hand ids matching what a reviewer typed, best first: the exact id; else the site's hand
+    number without the ``site:`` prefix ('1002' or 'PokerStars:1002', any case); else ids that
+    contain the text, case-insensitively (a scan of one column; shortest ids first).
+
+    Why in this order: the first two are an index probe and an equality scan (milliseconds);
+    the partial match is the only costly one and runs only when they found nothing.
+    """
+    t = text.strip()
+    if not t:
+        return []
+    site, _, number = t.rpartition(":")
+    with connect(db) as con:
+        if con.execute("SELECT 1 FROM hands WHERE hand_id = ?", [t]).fetchone():
+            return [t]
+        exact = con.execute(
+            "SELECT hand_id FROM hands WHERE site_hand_no = ? AND (? = '' OR lower(site) = lower(?))"
+            " ORDER BY hand_id LIMIT ?", [number, site, site, limit],
+        ).fetchall()
+        if exact:
+            return [r[0] for r in exact]
+        rows = con.execute(
+            "SELECT hand_id FROM hands WHERE contains(lower(hand_id), lower(?)) ORDER BY length(hand_id), hand_id"
+            " LIMIT ?", [t, limit],
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
+def short_ids(ids: Sequence[str], min_len: int = 6, keep_upto: int = 12) -> dict[str, str]:
+    """A short, readable form of each case id: the shortest prefix (at least ``min_len``) that no
+    other id shares; ids of at most ``keep_upto`` characters stay whole. The long id stays the key."""
+    out: dict[str, str] = {}
+    lowered = sorted({i.lower() for i in ids})
+    for i in ids:
+        if len(i) <= keep_upto:
+            out[i] = i
+            continue
+        low = i.lower()
+        k = lowered.index(low)
+        neighbours = [lowered[j] for j in (k - 1, k + 1) if 0 <= j < len(lowered)]
+        common = max((_common_prefix(low, n) for n in neighbours), default=0)
+        out[i] = i[: max(min_len, common + 1)]
+    return out
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def resolve_case(text: str | None, ids: Sequence[str], min_len: int = 4) -> str | None:
+    """The case id ``text`` names: the id itself, its short form or any unique prefix of at least
+    ``min_len`` characters, ignoring case; None when it names no case or several."""
+    if not text:
+        return None
+    t = text.strip().lower()
+    by_lower = {i.lower(): i for i in ids}
+    if t in by_lower:
+        return by_lower[t]
+    if len(t) < min_len:
+        return None
+    hits = [i for low, i in by_lower.items() if low.startswith(t)]
+    return hits[0] if len(hits) == 1 else None
 
 
 def hand_ids_like(db: str | Path, prefix: str, limit: int = 50) -> list[str]:

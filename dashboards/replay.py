@@ -1,11 +1,13 @@
 """Street-by-street replay of one hand for reviewers: cards, stacks, pot, to-call, legal range.
 
-Why two sources: the rule engine's ``rules.view.render_hand`` is the authority on what each
-decision faced (position, to-call, legal raise range under the hand's rulebook) and on the
-findings at each action, so ``apply_rule_view`` overlays it whenever it can replay the hand. The
-walk over canonical rows below stays as the skeleton (posts, returns, boards, cards, awards,
-which the rule view does not carry) and as the fallback when the rule engine cannot replay a
-hand; it then prefers stored ``action_states`` and ``violations`` rows.
+Why stored states first: the nightly rule check already replayed every hand under its rulebook and
+wrote what each decision faced (``action_states``: position, to-call, pot, legal raise range) and
+its findings (``violations``). The replayer and the export read those rows, so the page shows the
+very replay the findings came from, and nothing is re-run per view. Only a hand without stored
+states (a snapshot older than its rule check) is replayed by the rule engine now
+(``apply_rule_view``), and when even that fails, the walk over canonical rows below (no-limit
+raise ranges only) is all there is. The walk is also the skeleton in every case: posts, returns,
+boards, cards and awards, which the states do not carry.
 """
 
 from __future__ import annotations
@@ -56,7 +58,10 @@ class HandReplay:
     awards: list[dict[str, Any]]
     final_stacks: dict[str, int]
     findings_unplaced: list[dict[str, Any]]
-    rulebook: str | None = None  # set when the rule engine's view was applied
+    rulebook: str | None = None  # the rulebook the states and findings come from (None: the walk's own)
+    #: where positions, to-call, legal ranges and findings come from: "stored" (the nightly rule
+    #: check's action_states and violations), "rule-engine" (replayed now), "walk" (this module)
+    source: str = "walk"
 
 
 def split_cards(cards: str | None) -> list[str]:
@@ -132,16 +137,18 @@ def build_replay(rows: dict[str, pl.DataFrame], hand_id: str) -> HandReplay:
                 min_to = max_to = None  # cannot raise: calling takes the whole stack
             elif min_to > max_to:
                 min_to = max_to  # only an all-in raise is left
-        st = states.get(a["seq"])
-        if st is not None:
-            to_call = st.get("to_call", to_call)
-            min_to = st.get("min_raise_to", min_to)
-            max_to = st.get("max_raise_to", max_to)
         step = Step(
             seq=a["seq"], player=player, kind=kind, amount=a.get("amount"), raise_to=a.get("raise_to"),
             contribution=contrib, stack_before=stack.get(player, 0), pot_before=pot, to_call=to_call,
             min_raise_to=min_to, max_raise_to=max_to, findings=findings_by_seq.get(a["seq"], []),
         )
+        st = states.get(a["seq"])
+        if st is not None:  # the nightly rule check's state of this decision wins over the walk's
+            step.to_call, step.min_raise_to, step.max_raise_to = (
+                st.get("to_call", to_call), st.get("min_raise_to"), st.get("max_raise_to"))
+            step.position = st.get("position")
+            step.pot_before = int(st.get("pot_before", pot))
+            step.stack_before = int(st.get("stack_before", step.stack_before))
         seqs_seen.add(a["seq"])
         current.steps.append(step)
         stack[player] = stack.get(player, 0) - contrib
@@ -160,6 +167,9 @@ def build_replay(rows: dict[str, pl.DataFrame], hand_id: str) -> HandReplay:
     for w in awards:
         stack[w["player"]] = stack.get(w["player"], 0) + int(w["amount"])
     unplaced = [f for seq, fs in findings_by_seq.items() if seq not in seqs_seen for f in fs]
+    decisions = [a["seq"] for a in actions if a["kind"] in DECISIONS]
+    stored = {str(s_["rulebook"]) for s_ in states.values() if s_.get("rulebook")}
+    covered = bool(decisions) and all(q in states for q in decisions) and len(stored) == 1
     return HandReplay(
         hand=hand,
         seats=seats,
@@ -168,6 +178,8 @@ def build_replay(rows: dict[str, pl.DataFrame], hand_id: str) -> HandReplay:
         awards=awards,
         final_stacks=stack,
         findings_unplaced=unplaced,
+        rulebook=stored.pop() if covered else None,
+        source="stored" if covered else "walk",
     )
 
 
@@ -192,6 +204,7 @@ def apply_rule_view(r: HandReplay, view: Any) -> HandReplay:
         for f in av.findings
     ]
     r.rulebook = view.rulebook
+    r.source = "rule-engine"
     return r
 
 
@@ -270,3 +283,98 @@ def replay_lines(r: HandReplay) -> list[str]:
     for f in r.findings_unplaced:
         lines.append(f"  ! {f['rule_id']} ({f['rulebook']}): {f['message']}")
     return lines
+
+
+# -- the table at a step (step-through view) ------------------------------------------------------
+
+#: four-colour deck as PokerTracker and most sites draw it: spades black, hearts red, diamonds blue, clubs green
+SUITS = {"s": ("\u2660", "#1f1f1f"), "h": ("\u2665", "#d62728"), "d": ("\u2666", "#1f5fd6"), "c": ("\u2663", "#1a8a3a")}
+#: the same colours as Streamlit markdown colour names
+SUIT_MD = {"s": "gray", "h": "red", "d": "blue", "c": "green"}
+
+
+def card_text(card: str) -> str:
+    """'Ah' -> 'A♥', 'Td' -> '10♦'; unknown cards ('??') unchanged."""
+    if len(card) != 2 or card[1].lower() not in SUITS:
+        return card
+    rank = "10" if card[0].upper() == "T" else card[0].upper()
+    return rank + SUITS[card[1].lower()][0]
+
+
+def card_md(card: str) -> str:
+    """A card for ``st.markdown`` in its suit colour (``:red[A♥]``)."""
+    suit = card[1:].lower()
+    return f":{SUIT_MD[suit]}[**{card_text(card)}**]" if suit in SUIT_MD else card
+
+
+def card_html(card: str) -> str:
+    suit = card[1:].lower()
+    if suit not in SUITS:
+        return f"<span class='card'>{card}</span>"
+    return (f"<span style='color:{SUITS[suit][1]};font-weight:700;border:1px solid #ccc;border-radius:4px;"
+            f"padding:0 3px;margin-right:2px;background:#fff'>{card_text(card)}</span>")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAt:
+    seat_no: int
+    player: str
+    position: str
+    stack: int  # behind, after the step
+    street_bet: int  # put in on the current street so far
+    folded: bool
+    acting: bool  # made the step's action
+
+
+@dataclass(frozen=True, slots=True)
+class TableAt:
+    """The table after ``step`` actions (0: before the first post)."""
+
+    step: int
+    street: str
+    board: list[str]
+    pot: int
+    seats: list[SeatAt]
+    last: Step | None
+
+
+def all_steps(r: HandReplay) -> list[tuple[str, Step]]:
+    return [(v.name, s) for v in r.streets for s in v.steps]
+
+
+def table_at(r: HandReplay, step: int) -> TableAt:
+    """Stacks, street bets, folds, pot and board after the first ``step`` actions of the hand."""
+    steps = all_steps(r)
+    step = max(0, min(step, len(steps)))
+    stack = {s["player"]: int(s["stack"]) for s in r.seats}
+    positions: dict[str, str] = {}
+    bets: dict[str, int] = {}
+    folded: set[str] = set()
+    street, pot, last = "preflop", 0, None
+    for name, s in steps[:step]:
+        if name != street:
+            street, bets = name, {}
+        stack[s.player] = stack.get(s.player, 0) - s.contribution
+        bets[s.player] = bets.get(s.player, 0) + s.contribution
+        pot += s.contribution
+        if s.kind == "fold":
+            folded.add(s.player)
+        last = s
+    for _, s in steps:
+        if s.position and s.player not in positions:
+            positions[s.player] = s.position
+    board = next((v.board for v in r.streets if v.name == street), [])
+    return TableAt(
+        step=step, street=street, board=list(board), pot=pot, last=last,
+        seats=[SeatAt(int(x["seat_no"]), x["player"], positions.get(x["player"], ""), stack.get(x["player"], 0),
+                      bets.get(x["player"], 0), x["player"] in folded, last is not None and last.player == x["player"])
+               for x in r.seats],
+    )
+
+
+def award_line(w: dict[str, Any], r: HandReplay) -> str:
+    """'alice wins $40.50 from the main pot' (side pots and second boards named, not numbered)."""
+    pot = "the main pot" if int(w.get("pot_no") or 0) == 0 else f"side pot {w['pot_no']}"
+    boards = {int(a.get("board_no") or 1) for a in r.awards}
+    board = f" on board {w['board_no']}" if len(boards) > 1 else ""
+    return f"{w['player']} wins {money(int(w['amount']), r.hand)} from {pot}{board}"

@@ -9,7 +9,74 @@ from dashboards import access, auth, data, evidence, ui
 from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_figure, to_svg
 from dashboards.observed import observed_facts, observed_metrics
 from dashboards.replay import money
-from dashboards.review_store import DECISIONS, PermissionDenied
+from dashboards.review_store import DECISIONS, PermissionDenied, ReviewStore, User
+
+
+def pick_case(db: str, q: pl.DataFrame) -> str:
+    """The case the address names (full id, short form or unique prefix), else the last one
+    opened, else the top of the queue; the choice is written back to the address."""
+    ids = q["flag_id"].to_list()
+    wanted = st.query_params.get("case")
+    resolved = ui.resolve_case(db, wanted)
+    if wanted and resolved is None:
+        st.error(f"Case {wanted} is not in this snapshot.")
+        st.page_link("app_pages/queue.py", label="← Review queue")
+        st.stop()
+    ui.from_url("case", "case_pick", resolved)
+    if st.session_state.get("case_pick") not in ids:
+        st.session_state["case_pick"] = st.session_state.get("case_id") if st.session_state.get("case_id") in ids \
+            else ids[0]
+    labels = dict(zip(ids, (f"{ui.short_case(db, i)} · {fam} · {', '.join(ps)}" for i, fam, ps in
+                            zip(ids, q["family"].to_list(), q["players"].to_list(), strict=True)), strict=True))
+    case_id = str(st.selectbox("Case", ids, format_func=labels.__getitem__, key="case_pick"))
+    st.session_state["case_id"] = case_id
+    ui.to_url(case=ui.short_case(db, case_id))
+    ui.mark_url("case", "case_pick")
+    return case_id
+
+
+def player_links(players: list[str]) -> None:
+    """Each player to their page, and the pair (or the first two of a ring) to the pair page."""
+    cols = st.columns(min(len(players), 5) + 1)
+    for i, p in enumerate(players):
+        cols[i % (len(cols) - 1)].page_link("app_pages/player.py", label=p, query_params={"player": p})
+    if len(players) >= 2:
+        cols[-1].page_link("app_pages/pair.py", label=f"{players[0]} & {players[1]}",
+                           query_params={"a": players[0], "b": players[1]})
+
+
+def assignment(case_id: str, store: ReviewStore, me: User) -> None:
+    """Who works the case, and notes: anyone reads them, reviewers and admins write them."""
+    assignee = store.statuses().get(case_id, ("open", None))[1]
+    st.write(f"**Assigned to:** {assignee or 'nobody'}")
+    if auth.can(me.role, "decide"):
+        people = ui.reviewers()
+        with st.form("assign"):
+            c1, c2 = st.columns([3, 1])
+            if people:
+                who = c1.selectbox("Assign to", people, index=people.index(me.name) if me.name in people else 0,
+                                   key="assign_to")
+            else:
+                who = c1.text_input("Assign to (user name or e-mail)", value=me.name, key="assign_to")
+            go = c2.form_submit_button("Assign")
+        if go and who:
+            store.assign(case_id, str(who), me)
+            st.rerun()
+    st.markdown("**Notes**")
+    for actor, at, text in store.notes(case_id):
+        st.markdown(f"{ui.md(at[:16].replace('T', ' '))} · **{ui.md(actor)}**: {ui.md(text)}")
+    if not store.notes(case_id):
+        st.caption("no notes yet")
+    if auth.can(me.role, "decide"):
+        with st.form("note", clear_on_submit=True):
+            note = st.text_area("Add a note", key="note_text")
+            add = st.form_submit_button("Add note")
+        if add:
+            if note.strip():
+                store.add_note(case_id, note.strip(), me)
+                st.rerun()
+            st.error("A note cannot be empty.")
+
 
 user = ui.require("read")
 db = ui.snapshot()
@@ -19,10 +86,8 @@ ui.snapshot_caption(db)
 if q.is_empty():
     st.info("No flags in this snapshot.")
     st.stop()
-ids = q["flag_id"].to_list()
-wanted = st.session_state.get("case_id") or st.query_params.get("case")
-case_id = st.selectbox("Case", ids, index=ids.index(wanted) if wanted in ids else 0, key="case_pick")
-st.session_state["case_id"] = case_id
+case_id = pick_case(str(db), q)
+short = ui.short_case(str(db), case_id)
 f = ui.flag(str(db), case_id)
 if f is None:
     st.error(f"Case {case_id} is not in this snapshot.")
@@ -36,8 +101,12 @@ c1.metric("Score", f"{f['score']:.2f}")
 c2.metric("Severity", str(f["severity"]))
 c3.metric("Family", str(f["family"]))
 c4.metric("Status", store.status(case_id))
-st.write("**Players:** " + ", ".join(players) + f"  ·  mode: {f['mode']}  ·  detector {f['detector_version']}"
-         + f"  ·  hands {f.get('first_hand_at')} → {f.get('last_hand_at')} UTC")
+long_id = f" (id {case_id})" if short != case_id else ""
+st.caption(ui.md(f"case {short}{long_id} · mode: {f['mode']} · detector {f['detector_version']}"
+                 f" · hands {f.get('first_hand_at')} → {f.get('last_hand_at')} UTC"))
+st.write("**Players:** " + ", ".join(ui.md(p) for p in players))
+player_links(players)
+assignment(case_id, store, user)
 st.subheader("Explanation")
 st.write(f.get("explanation") or "")
 st.write(f"**Benign explanation considered:** {f.get('benign_explanation') or ''}")
@@ -71,10 +140,9 @@ if not hands.is_empty():
         .sort("rank").select("rank", "hand_id", "table_name", "started_at", "n_players", "findings"),
         hide_index=True,
     )
-    pick = st.selectbox("Replay hand", ev, key="case_hand_pick")
-    if st.button("Replay", key="replay_hand"):
-        st.session_state["hand_id"] = pick
-        st.switch_page("app_pages/hand.py")
+    st.caption("Replay an evidence hand (the replayer highlights this case's players):")
+    for rank, hid in enumerate(ev, 1):
+        st.page_link("app_pages/hand.py", label=f"#{rank} replay {hid}", query_params={"hand": hid, "case": short})
 if viol is not None and not viol.is_empty():
     st.subheader("Rule findings on the evidence hands")
     for v in viol.iter_rows(named=True):

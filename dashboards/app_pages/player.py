@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
 from dashboards import ui
@@ -11,11 +12,16 @@ ui.require("read")
 db = ui.snapshot()
 st.title("Player")
 ui.snapshot_caption(db)
-player = st.text_input("Player", value=st.session_state.get("player", ""), key="player_input").strip()
+ui.from_url("player", "player_input")
+if "player_input" not in st.session_state:
+    st.session_state["player_input"] = st.session_state.get("player", "")
+player = st.text_input("Player", key="player_input").strip()
 if not player:
     st.info("Enter a player name.")
     st.stop()
 st.session_state["player"] = player
+ui.to_url(player=player)
+ui.mark_url("player", "player_input")
 s = ui.player_summary(str(db), player)
 stats = s["stats"]
 if stats.is_empty():
@@ -32,7 +38,14 @@ st.subheader("Flags involving this player")
 if s["flags"].is_empty():
     st.caption("none")
 else:
-    st.dataframe(s["flags"], hide_index=True)
+    flags = s["flags"]
+    if "flag_id" in flags.columns:
+        shorts = ui.case_short_ids(str(db))
+        flags = flags.with_columns(
+            ("case?case=" + pl.col("flag_id").replace_strict(shorts, default=pl.col("flag_id"))).alias("case"))
+        flags = flags.select("case", pl.exclude("case"))
+    st.dataframe(flags, hide_index=True, column_config={
+        "case": st.column_config.LinkColumn("case", display_text=r"case=(.*)$")})
 st.subheader("Rule findings at this player's actions")
 if s["violations"].is_empty():
     st.caption("none")

@@ -62,17 +62,34 @@ if isinstance(dates, tuple) and len(dates) == 2:
     )
 
 st.write(f"{view.height} of {q.height} flags")
+shorts = ui.case_short_ids(str(db))
+page = ui.paginate(view, "queue_page").with_columns(
+    pl.col("flag_id").replace_strict(shorts, default=pl.col("flag_id")).alias("short"),
+).with_columns(
+    ("case?case=" + pl.col("short")).alias("case"),
+    pl.when(pl.col("players").list.len() >= 2)
+    .then("pair?a=" + pl.col("players").list.get(0, null_on_oob=True)
+          + "&b=" + pl.col("players").list.get(1, null_on_oob=True))
+    .alias("pair"),
+)
 st.dataframe(
-    ui.paginate(view, "queue_page").select("flag_id", "score", "severity", "family", "players", "status",
-                                           "assignee", "tables", "n_evidence", "last_hand_at", "mode"),
+    page.select("case", "score", "severity", "family", "players", "pair", "status", "assignee", "tables",
+                "n_evidence", "last_hand_at", "mode", "flag_id"),
     hide_index=True,
     width="stretch",
+    column_config={
+        "case": st.column_config.LinkColumn("case", display_text=r"case=(.*)$", help="open the case"),
+        "pair": st.column_config.LinkColumn("pair", display_text="pair page", help="the first two players' pair page"),
+        "flag_id": st.column_config.TextColumn("flag id (stable key)"),
+    },
 )
 if view.height:
-    pick = st.selectbox("Open case", view["flag_id"].to_list(), key="queue_pick")
+    ids = view["flag_id"].to_list()
+    who = dict(zip(ids, (", ".join(p) for p in view["players"].to_list()), strict=True))
+    pick = st.selectbox("Open case", ids, format_func=lambda i: f"{shorts.get(i, i)} · {who[i]}", key="queue_pick")
     if st.button("Open case", key="open_case"):
         st.session_state["case_id"] = pick
-        st.switch_page("app_pages/case.py")
+        st.switch_page("app_pages/case.py", query_params={"case": shorts.get(pick, pick)})
 
 st.subheader("Reviewer workload")
 wl = store.workload()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -37,10 +39,23 @@ def app_as(role: str | None, page: str | None = None) -> AppTest:
     return at
 
 
+def plain(text: object) -> str:
+    """Markdown as a reader sees it: backslash escapes removed (pages escape '$', '.', ':'...)."""
+    return re.sub(r"\\(.)", r"\1", str(text))
+
+
+def in_order(node: Any) -> list[Any]:
+    """The page's elements in the order a reader meets them (depth first through blocks)."""
+    kids = getattr(node, "children", None)
+    if kids is None:
+        return [node]
+    return [e for k in sorted(kids) for e in in_order(kids[k])]
+
+
 def texts(at: AppTest) -> str:
     parts = [e.value for e in (*at.markdown, *at.title, *at.subheader, *at.info, *at.warning, *at.error,
                                *at.success, *at.caption)]
-    return "\n".join(str(p) for p in parts)
+    return "\n".join(plain(p) for p in parts)
 
 
 def test_anonymous_gets_only_the_login_page(env: Path) -> None:
@@ -168,21 +183,77 @@ def test_login_is_refused_after_five_wrong_passwords(env: Path) -> None:
 def test_hand_replayer_places_rule_finding_at_its_action(env: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.session_state["user"] = User("vera", "viewer")
-    at.session_state["hand_id"] = "pokerstars:1003"
+    at.session_state["hand_id"] = "pokerstars:1003"  # how the violations page hands over a hand
     at.run()
     at.switch_page("app_pages/hand.py").run()
     assert not at.exception
-    assert [s.value for s in at.subheader][:2] == ["Preflop", "Flop As Ad 5h"]
-    preflop = at.dataframe[1].value
-    bob = preflop[preflop["seq"] == 2].iloc[0]
-    assert (bob["action"], bob["to call"], bob["findings"]) == ("raise to $1.50", "$1.00", "RAISE.MIN (error)")
-    assert any("RAISE.MIN" in e.value and "#2 bob" in e.value for e in at.error)
+    assert len(at.dataframe) == 0  # every action is text on the page, none in an inner-scroll table
+    md = [plain(m.value) for m in at.markdown]
+    assert [m for m in md if m.startswith("#### ")][:2] == ["#### Preflop", "#### Flop :gray[**A♠**] :blue[**A♦**] "
+                                                            ":red[**5♥**]"]
+    # the finding box comes right after the line of the action it is about (bob's short raise, #2)
+    lines = [e for e in in_order(at.main) if e.type in ("markdown", "error", "warning")]
+    i = next(k for k, e in enumerate(lines) if "`#2` CO **bob**: raise to $1.50" in plain(e.value))
+    assert "to call $1.00" in plain(lines[i].value)
+    assert "RAISE.MIN" in plain(lines[i + 1].value) and "#2 bob" in plain(lines[i + 1].value)
+    assert at.query_params["hand"] == "pokerstars:1003"
+
+
+def test_hand_replayer_reads_the_address_and_links_back_to_the_case(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["hand"] = "1002"  # no site prefix
+    at.query_params["case"] = "f-chip-001"  # any case
+    at.run()
+    at.switch_page("app_pages/hand.py").run()
+    assert not at.exception
+    body = texts(at)
+    assert "pokerstars:1002 · holdem NL" in body
+    assert "alice wins $40.50 from the main pot" in body
+    links = {(str(e.proto.label), str(e.proto.page)) for e in at.get("page_link")}
+    assert ("← Back to case F-chip-001", "app_pages/case.py") in {(lbl, pg.split("/", 3)[-1] if "/" in pg else pg)
+                                                                  for lbl, pg in links} or any(
+        lbl == "← Back to case F-chip-001" for lbl, _ in links)
+    assert {"★ alice", "★ bob", "carol", "dave"} <= {lbl for lbl, _ in links}
+    # the case's players are highlighted in the action lines, the others are not
+    assert any(":orange-background[**alice**]: raise to" in m.value for m in at.markdown)
+    assert not any(":orange-background[**carol**]" in m.value for m in at.markdown)
+
+
+def test_hand_search_is_case_insensitive_and_partial(env: Path, snapshot: Path) -> None:
+    from dashboards import data
+
+    assert data.find_hands(snapshot, "pokerstars:1002") == ["pokerstars:1002"]
+    assert data.find_hands(snapshot, "1002") == ["pokerstars:1002"]
+    assert data.find_hands(snapshot, "PokerStars:1002") == ["pokerstars:1002"]
+    assert data.find_hands(snapshot, "STARS:100") == ["pokerstars:1001", "pokerstars:1002", "pokerstars:1003"]
+    assert data.find_hands(snapshot, "9999") == []
+    at = app_as("viewer", "hand")
+    at.text_input(key="hand_input").input("stars:100").run()
+    assert sorted(str(e.proto.label) for e in at.get("page_link") if "stars" in str(e.proto.label)) == [
+        "pokerstars:1001", "pokerstars:1002", "pokerstars:1003"]
+
+
+def test_hand_step_through_moves_the_table(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["hand"] = "pokerstars:1002"
+    at.run()
+    at.switch_page("app_pages/hand.py").run()
+    assert at.slider(key="hand_step").value == 13  # starts at the end: all 13 actions done
+    at.slider(key="hand_step").set_value(3).run()  # posts, alice's raise to $3
+    table = at.get("html")[-1].proto.body
+    assert "pot <b>$4.50</b>" in table and "#2 alice: raise to $3.00" in table
+    assert ">$97.00<" in table  # alice's stack behind after raising to $3
+    at.button(key="step_next").click().run()
+    assert at.slider(key="hand_step").value == 4
+    assert "#3 bob: call $3.00" in at.get("html")[-1].proto.body
 
 
 def test_hand_replayer_unknown_hand(env: Path) -> None:
     at = app_as("viewer", "hand")
     at.text_input(key="hand_input").input("pokerstars:9999").run()
-    assert "Hand pokerstars:9999 is not in this snapshot." in [e.value for e in at.error]
+    assert "No hand matches 'pokerstars:9999' in this snapshot." in [e.value for e in at.error]
 
 
 def test_player_page(env: Path) -> None:
@@ -246,3 +317,89 @@ def test_admin_adds_a_user(env: Path, users_file: Path, monkeypatch: pytest.Monk
     from dashboards.auth import authenticate
 
     assert authenticate(own, "nina", "s3cret-pass") == User("nina", "reviewer")
+
+
+def test_case_page_takes_its_case_from_the_address(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["case"] = "f-soft"  # a unique prefix, any case
+    at.run()
+    at.switch_page("app_pages/case.py").run()
+    assert not at.exception
+    assert at.selectbox(key="case_pick").value == "F-soft-003"
+    assert at.query_params["case"] == "F-soft-003"
+    links = [(str(e.proto.label), dict(e.proto.query_params) if hasattr(e.proto, "query_params") else {})
+             for e in at.get("page_link")]
+    assert any(lbl.startswith("#1 replay ") for lbl, _ in links)
+    at.selectbox(key="case_pick").set_value("F-sqz-004").run()
+    assert at.query_params["case"] == "F-sqz-004"
+
+
+def test_case_page_unknown_case_says_so(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["case"] = "nope"
+    at.run()
+    at.switch_page("app_pages/case.py").run()
+    assert "Case nope is not in this snapshot." in [e.value for e in at.error]
+
+
+def test_reviewer_assigns_and_adds_a_note(env: Path) -> None:
+    at = app_as("reviewer", "case")
+    at.selectbox(key="assign_to").set_value("adam")
+    at.button(key="FormSubmitter:assign-Assign").click().run()
+    assert not at.exception
+    store = ReviewStore(env)
+    assert store.statuses()["F-chip-001"] == ("open", "adam")
+    assert "**Assigned to:** adam" in texts(at)
+    at.text_area(key="note_text").input("asked payments for bob's deposit history")
+    at.button(key="FormSubmitter:note-Add note").click().run()
+    assert [(a, t) for a, _, t in store.notes("F-chip-001")] == [("rita", "asked payments for bob's deposit history")]
+    assert "**rita**: asked payments for bob's deposit history" in texts(at)
+    workload = app_as("viewer").dataframe[1].value
+    assert dict(zip(workload["reviewer"], workload["assigned_open"], strict=True)) == {"adam": 1}
+
+
+def test_viewer_sees_notes_but_cannot_assign_or_write(env: Path) -> None:
+    ReviewStore(env).add_note("F-chip-001", "first look", User("rita", "reviewer"))
+    at = app_as("viewer", "case")
+    assert "**rita**: first look" in texts(at)
+    assert not [b for b in at.button if str(b.label) in ("Assign", "Add note")]
+
+
+def test_queue_links_each_case_by_its_short_id(env: Path) -> None:
+    at = app_as("viewer")
+    df = at.dataframe[0].value
+    assert list(df["case"]) == ["case?case=F-chip-001", "case?case=F-ring-002", "case?case=F-soft-003",
+                                "case?case=F-sqz-004"]
+    assert list(df["pair"])[0] == "pair?a=alice&b=bob"
+
+
+def test_short_case_ids_are_unique_prefixes_and_resolve_back() -> None:
+    from dashboards.data import resolve_case, short_ids
+
+    ids = ["3f9a2c41d0e5b7a8c9d1", "3f9a2c99aaaaaaaaaaaa", "b7c1d2e3f4a5b6c7d8e9", "F-chip-001"]
+    short = short_ids(ids)
+    assert short == {"3f9a2c41d0e5b7a8c9d1": "3f9a2c4", "3f9a2c99aaaaaaaaaaaa": "3f9a2c9",
+                     "b7c1d2e3f4a5b6c7d8e9": "b7c1d2", "F-chip-001": "F-chip-001"}
+    assert all(resolve_case(s, ids) == i for i, s in short.items())
+    assert resolve_case("3F9A2C4", ids) == "3f9a2c41d0e5b7a8c9d1"
+    assert resolve_case("3f9a2c", ids) is None  # ambiguous
+    assert resolve_case("3f9", ids) is None  # too short to trust
+    assert resolve_case("b7c1d2e3f4a5b6c7d8e9", ids) == "b7c1d2e3f4a5b6c7d8e9"
+
+
+def test_player_and_pair_pages_take_their_subject_from_the_address(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["player"] = "alice"
+    at.run()
+    at.switch_page("app_pages/player.py").run()
+    assert {m.label: m.value for m in at.metric}["Net result"] == "$19.00"
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["a"] = "alice"
+    at.query_params["b"] = "bob"
+    at.run()
+    at.switch_page("app_pages/pair.py").run()
+    assert {m.label: m.value for m in at.metric}["Hands together"] == "3"
