@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 from parsers.model import DECISIONS, Hand
 
-from .findings import ERROR, Finding
+from .findings import ERROR, Finding, finding, review
 from .profiles import Profile
 from .replay import Replay
 
@@ -81,8 +81,8 @@ def clock_findings(hand: Hand, prof: Profile, rp: Replay | None = None, held: Ma
         before = used.get(player, 0)
         used[player] = before + need
         if before <= per_day < used[player]:  # the action stands only if the player had more cards
-            out.append(Finding(
-                hand.hand_id, seq, "CLOCK.TIME_BANK", ERROR, False, None,
+            out.append(finding(
+                hand.hand_id, seq, "CLOCK.TIME_BANK", ERROR,
                 f"at most {per_day} Time Bank cards a day",
                 f"{used[player]} cards used in this hand",
                 f"{player}'s decisions in this hand need {used[player]} Time Bank cards ({_sec(ms)} on this one),"
@@ -99,13 +99,19 @@ def clock_findings(hand: Hand, prof: Profile, rp: Replay | None = None, held: Ma
         hd = near or not facing
         why = ("inside the 1 s tolerance, doubt favours the player" if near
                else "not facing a bet: the shot clock says dead, CEP's called clock says check")
-        out.append(Finding(
-            hand.hand_id, seq, "CLOCK.SHOT_CLOCK", ERROR, hd,
-            ("dead|action_stands" if near else "dead|check") if hd else None,
-            f"act within {_sec(limit)} ({seconds} s + {have} TBC x {tbc_s} s), else the hand is dead",
-            f"acted after {_sec(ms)}",
-            f"{player} acted after {_sec(ms)} holding {have} Time Bank card(s): the shot clock expired at"
-            f" {_sec(limit)}, so the hand was dead, yet the action was accepted"
-            + (f" ({why})." if hd else ".") + prof.cite("CLOCK.SHOT_CLOCK"),
-        ))
+        expected = f"act within {_sec(limit)} ({seconds} s + {have} TBC x {tbc_s} s), else the hand is dead"
+        text = (f"{player} acted after {_sec(ms)} holding {have} Time Bank card(s): the shot clock expired at"
+                f" {_sec(limit)}")
+        if hd:  # the book leaves it to the floor: doubt within the tolerance, or check vs dead
+            out.append(review(
+                hand.hand_id, seq, "CLOCK.SHOT_CLOCK", ("dead", "action_stands") if near else ("dead", "check"),
+                expected, f"acted after {_sec(ms)}, action accepted",
+                text + f" ({why}); the floor rules. The record shows the action accepted."
+                + prof.cite("CLOCK.SHOT_CLOCK"),
+            ))
+        else:
+            out.append(finding(
+                hand.hand_id, seq, "CLOCK.SHOT_CLOCK", ERROR, expected, f"acted after {_sec(ms)}",
+                text + ", so the hand was dead, yet the action was accepted." + prof.cite("CLOCK.SHOT_CLOCK"),
+            ))
     return out

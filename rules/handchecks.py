@@ -18,7 +18,7 @@ from functools import lru_cache
 from parsers.model import Action, Hand, Kind
 
 from .cards import card_ids
-from .findings import ERROR, INFO, WARNING, Finding, fmt
+from .findings import DATA, ERROR, INFO, WARNING, Finding, finding, fmt
 from .pots import check_pots
 from .profiles import Profile
 from .rake import MAX_IMPLIED_RAKE_PCT, Rake, rake_of
@@ -316,6 +316,24 @@ def _size(
     return out
 
 
+def _gap_anomaly(gap: int) -> str:
+    """Name the export anomaly behind chips put in (``gap`` > 0) or paid out (< 0) and not accounted for."""
+    if gap > 0:
+        return (f"{fmt(gap)} put in was neither paid out nor written as rake or fees: an unwritten deduction"
+                " (jackpot drop, bad-beat fee) or an action amount the export misstates")
+    return (f"{fmt(-gap)} more paid out than put in: money the export does not show entering the pot"
+            " (site promotion, a post it does not write) or an award it misstates")
+
+
+def _chips(hid: str, prof: Profile, data: bool, expected: str, actual: str, text: str, anomaly: str) -> Finding:
+    """POT.CHIP_CONSERVATION: DATA naming the export anomaly where the software paid (online), else ERROR."""
+    if data:
+        return finding(hid, None, "POT.CHIP_CONSERVATION", DATA, expected, actual,
+                       f"Export inconsistency ({anomaly}). {text}")
+    return finding(hid, None, "POT.CHIP_CONSERVATION", ERROR, expected, actual,
+                   text + prof.cite("POT.CHIP_CONSERVATION"))
+
+
 def check_chips(hand: Hand, prof: Profile, rp: Replay, rk: Rake | None = None) -> list[Finding]:
     """POT.CHIP_CONSERVATION (awards + rake + fees = contributions; final stacks) and RAKE.NONE_IN_TOURNAMENT."""
     hid = hand.hand_id
@@ -325,51 +343,35 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay, rk: Rake | None = None) -
     if rk is None:
         rk = rake_of(hand, sum(rp.contributed))
     total, awarded, rake, fees = rk.total, rk.awarded, rk.rake, rk.fees
+    data = prof.software_dealt  # online: the site paid; what does not add up is the export's (DATA)
     if hand.awards and not rk.implied and awarded + rake + fees != total:
-        out.append(
-            Finding(
-                hid,
-                None,
-                "POT.CHIP_CONSERVATION",
-                ERROR,
-                False,
-                None,
-                f"awards + rake + fees = {fmt(total)} put in",
-                f"{fmt(awarded)} + {fmt(rake)} + {fmt(fees)}",
-                f"The hand took in {fmt(total)} but paid out {fmt(awarded)} with {fmt(rake + fees)} rake"
-                f" and fees: {fmt(awarded + rake + fees - total)} unaccounted." + prof.cite("POT.CHIP_CONSERVATION"),
-            )
-        )
+        gap = total - awarded - rake - fees
+        out.append(_chips(
+            hid, prof, data, f"awards + rake + fees = {fmt(total)} put in",
+            f"{fmt(awarded)} + {fmt(rake)} + {fmt(fees)}",
+            f"The hand took in {fmt(total)} but paid out {fmt(awarded)} with {fmt(rake + fees)} rake"
+            f" and fees: {fmt(-gap)} unaccounted.",
+            _gap_anomaly(gap),
+        ))
     elif hand.awards and not rk.plausible:
-        out.append(
-            Finding(
-                hid,
-                None,
-                "POT.CHIP_CONSERVATION",
-                ERROR,
-                False,
-                None,
-                f"implied rake between 0 and {fmt(rk.cap)}",
-                f"implied rake {fmt(rake)} ({fmt(total)} put in, {fmt(awarded)} awarded)",
-                f"The site writes no rake, so the rake is what was put in less what was paid out:"
-                f" {fmt(rake)}, outside 0..{fmt(rk.cap)}"
-                + (" (tournaments carry no rake)." if hand.game_type != "cash" else " (at most"
-                   f" {MAX_IMPLIED_RAKE_PCT}% of the pot plus one unit).") + prof.cite("POT.CHIP_CONSERVATION"),
-            )
-        )
+        out.append(_chips(
+            hid, prof, data, f"implied rake between 0 and {fmt(rk.cap)}",
+            f"implied rake {fmt(rake)} ({fmt(total)} put in, {fmt(awarded)} awarded)",
+            f"The site writes no rake, so the rake is what was put in less what was paid out:"
+            f" {fmt(rake)}, outside 0..{fmt(rk.cap)}"
+            + (" (tournaments carry no rake)." if hand.game_type != "cash" else " (at most"
+               f" {MAX_IMPLIED_RAKE_PCT}% of the pot plus one unit)."),
+            _gap_anomaly(rake) if rake < 0 or hand.game_type != "cash" else
+            f"{fmt(rake)} kept back, more than any rake: an unwritten deduction (jackpot drop, fee) or an"
+            " action amount the export misstates",
+        ))
     if hand.site_total_pot is not None and hand.site_total_pot != total:
         out.append(
-            Finding(
-                hid,
-                None,
-                "POT.CHIP_CONSERVATION",
-                WARNING,
-                False,
-                None,
-                f"total pot {fmt(total)}",
+            finding(
+                hid, None, "POT.CHIP_CONSERVATION", DATA, f"total pot {fmt(total)}",
                 f"site wrote {fmt(hand.site_total_pot)}",
-                f"The site's total pot {fmt(hand.site_total_pot)} differs from the {fmt(total)} put in."
-                + prof.cite("POT.CHIP_CONSERVATION"),
+                f"Export inconsistency (total pot): the site's total pot {fmt(hand.site_total_pot)} differs from the"
+                f" {fmt(total)} its own actions put in.",
             )
         )
     won: dict[str, int] = {}
@@ -383,21 +385,12 @@ def check_chips(hand: Hand, prof: Profile, rp: Replay, rk: Rake | None = None) -
         put = rp.contributed[i] if i is not None else 0
         final = s.stack - put + won.get(s.player, 0)
         if final != s.final_stack:
-            out.append(
-                Finding(
-                    hid,
-                    None,
-                    "POT.CHIP_CONSERVATION",
-                    ERROR,
-                    False,
-                    None,
-                    f"{s.player} ends on {fmt(final)}",
-                    f"site wrote {fmt(s.final_stack)}",
-                    f"{s.player} started with {fmt(s.stack)}, put in {fmt(put)} and won"
-                    f" {fmt(won.get(s.player, 0))}, so ends on {fmt(final)}, not {fmt(s.final_stack)}."
-                    + prof.cite("POT.CHIP_CONSERVATION"),
-                )
-            )
+            out.append(_chips(
+                hid, prof, data, f"{s.player} ends on {fmt(final)}", f"site wrote {fmt(s.final_stack)}",
+                f"{s.player} started with {fmt(s.stack)}, put in {fmt(put)} and won"
+                f" {fmt(won.get(s.player, 0))}, so ends on {fmt(final)}, not {fmt(s.final_stack)}.",
+                "stale stack: the final stack the export writes does not follow from its start, bets and awards",
+            ))
     if hand.game_type == "tournament" and not rk.implied and rake > 0:
         out.append(
             Finding(

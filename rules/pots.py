@@ -19,7 +19,7 @@ from typing import NamedTuple
 from parsers.model import Hand, Kind
 
 from .cards import best_high, best_low, card_ids
-from .findings import ERROR, Finding, fmt
+from .findings import DATA, ERROR, Finding, fmt, uncited
 from .profiles import Profile
 from .rake import Rake, rake_of
 from .replay import Replay
@@ -187,16 +187,54 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
 
 def check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake | None = None) -> list[Finding]:
     """POT.SIDE_POTS / SHOWDOWN.CARDS_SPEAK / POT.ODD_CHIP / SHOWDOWN.UNCONTESTED on one hand
-    (``rk``: the hand's rake when the caller has it already)."""
+    (``rk``: the hand's rake when the caller has it already).
+
+    Online (``Profile.software_dealt``) the site's software paid the pots: when the hand's own chips do
+    not add up (put in vs paid out and raked, or a stack smaller than what it put in), the awards
+    cannot be judged against pots built from those chips, so such findings are DATA and name the
+    anomaly; a hand that reconciles and still pays the wrong player stays an ERROR.
+    """
     if hand.cancelled or not hand.awards:
         return []
+    if rk is None:
+        rk = rake_of(hand, sum(rp.contributed))
+    found = _check_pots(hand, prof, rp, rk)
+    if found and prof.software_dealt:
+        anomaly = _export_anomaly(rp, rk)
+        if anomaly:
+            return [_as_data(f, anomaly) for f in found]
+    return found
+
+
+def _export_anomaly(rp: Replay, rk: Rake) -> str | None:
+    """What makes the hand's chips inconsistent in the export itself, or None when they reconcile."""
+    if not rk.implied and rk.awarded + rk.rake + rk.fees != rk.total:
+        return (f"the export pays out {fmt(rk.awarded)} with {fmt(rk.rake + rk.fees)} rake and fees from"
+                f" {fmt(rk.total)} put in")
+    if not rk.plausible:
+        return f"the export pays out {fmt(rk.awarded)} from {fmt(rk.total)} put in, with no rake written"
+    over = [p for p, c, s in zip(rp.ring, rp.contributed, rp.stacks, strict=True) if c > s]
+    if over:
+        return f"stale stack: {', '.join(over)} put in more than the starting stack the export writes"
+    return None
+
+
+def _as_data(f: Finding, anomaly: str) -> Finding:
+    """The award finding restated as the export inconsistency it follows from."""
+    return f._replace(
+        severity=DATA, house_decision=False, allowed_outcomes=None,
+        message=f"Export inconsistency ({anomaly}), so the awards cannot be checked against the pots: "
+        + uncited(f.message),
+    )
+
+
+def _check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake) -> list[Finding]:
+    """The award checks proper (``check_pots``)."""
     hid = hand.hand_id
     ring = rp.ring
     idx = {p: i for i, p in enumerate(ring)}
     dist = distribute(hand, prof, rp)
     expected, decidable, folded, unit, nboards, hilo = dist
-    if rk is None:
-        rk = rake_of(hand, sum(rp.contributed))
     rake = max(rk.rake, 0) + rk.fees  # unknown rake is implied, never taken as 0
     actual = [0] * len(ring)
     stranger: list[str] = []

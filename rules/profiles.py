@@ -67,6 +67,12 @@ class Profile:
     #: the shot clock runs only in its phase (CEP: Main Event after the bubble), which no hand says:
     #: the table map selects it with the ``+shot_clock`` suffix (``CEP-2023+shot_clock``)
     shot_clock_on: bool = False
+    #: the site's software deals, enforces the betting order and pays the pots (online exports): a
+    #: record whose chips do not add up is the export's inconsistency (DATA), not a player's act
+    software_dealt: bool = False
+    #: out-of-turn consequences (``params.oot_policy``): ``unchanged`` / ``changed`` / ``oot_fold`` /
+    #: ``oot_bettor`` to the book's ruling ("binding", "return_bet_all_options", ...); empty: not stated
+    oot_policy: dict[str, str] = field(default_factory=dict)
 
     @property
     def clock_checks(self) -> bool:
@@ -75,9 +81,15 @@ class Profile:
 
     def cite(self, rule_id: str) -> str:
         """The seed passage a finding quotes, as ``[file] «anchor»``: the profile's own citation, else
-        the rule's passage in ``anchors.yaml`` (from this profile's seed when it has one)."""
+        the rule's passage in ``anchors.yaml`` (from this profile's seed when it has one). ``RULE/aspect``
+        names the passage for one case of a rule (``UNDERCALL.FULL_CALL/house``: the floor's discretion),
+        falling back to the rule's own."""
         anchor = self.citations.get(rule_id)
-        return f" [{self.seed_file}] «{anchor}»" if anchor else _fallback_cite(self.seed_file, rule_id)
+        if anchor:
+            return f" [{self.seed_file}] «{anchor}»"
+        if "/" in rule_id:  # ``RULE/aspect``: the passage for one case of a rule, else the rule's own
+            return self.cite(rule_id.split("/", 1)[0])
+        return _fallback_cite(self.seed_file, rule_id)
 
 
 @cache
@@ -157,6 +169,8 @@ def _from_yaml(doc: dict[str, Any]) -> Profile:
         tbc_seconds=_opt_int(shot.get("tbc_seconds")),
         tbc_per_day=_opt_int(shot.get("tbc_per_day")),
         tbc_max=_opt_int(shot.get("tbc_max", shot.get("tbc_per_day"))),
+        software_dealt=bool(e.get("software_dealt", False)),
+        oot_policy={str(k): str(v) for k, v in (p.get("oot_policy") or {}).items()},
     )
 
 

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from parsers.model import DECISIONS, Action, Hand, Kind, Provenance, Street
 
-from .findings import ERROR, INFO, WARNING, Finding, fmt
+from .findings import DATA, ERROR, INFO, WARNING, Finding, finding, fmt, review, uncited
 from .profiles import Profile
 
 _PREFLOP = Street.PREFLOP
@@ -270,6 +270,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     r003 = prof.family == "r003"
     cumulative = prof.cumulative_short_allins
     online = prof.key == "ONLINE"
+    soft = prof.software_dealt
     cap = prof.limit_raise_cap
     cap_headsup = prof.limit_cap_headsup
 
@@ -331,20 +332,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                     hand, prof, idx, kept, expected, seq, ring, allin, folded, contributed, next_to_act, out
                 )
             if expected >= 0 and not all(folded[q] or q == expected for q in rng):
-                add(
-                    Finding(
-                        hid,
-                        seq,
-                        "ACTION.ORDER",
-                        ERROR,
-                        False,
-                        None,
-                        f"{ring[expected]} to act on {street}",
-                        f"{street} closed, {a_street} began",
-                        f"The {street} betting round closed while {ring[expected]} still had to act."
-                        + cite("ACTION.ORDER"),
-                    )
-                )
+                add(_skipped(hand, prof, seq, ring[expected], str(street), str(a_street)))
             street = a_street
             for q in rng:
                 street_bet[q] = 0
@@ -453,6 +441,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             else:
                 expected = next_to_act(n - 1)
         sitout = False
+        stale = behind[i] <= 0 and not capped[i]  # nothing behind the export's starting stack
         lvl_i = level[i]
         if seq < last_post_seq or (
             online and kind is _K_FOLD and street is _PREFLOP and not decided and expected != i and lvl_i == _NONE
@@ -474,20 +463,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             )
             == i
         ):
-            due = ring[expected] if expected >= 0 else "nobody (betting was closed)"
-            add(
-                Finding(
-                    hid,
-                    seq,
-                    "ACTION.ORDER",
-                    ERROR,
-                    False,
-                    None,
-                    f"{due} to act",
-                    f"{player} acted",
-                    f"{player} acted when {due} was due." + cite("ACTION.ORDER"),
-                )
-            )
+            add(_out_of_turn(hand, prof, a, ring[expected] if expected >= 0 else None, stale, stacks[i]))
         mine = street_bet[i]
         stack_before = behind[i]
         target = B if call_basis < B else call_basis
@@ -593,13 +569,13 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                         hid,
                         seq,
                         "DATA.CALL_AMOUNT",
-                        WARNING,
+                        DATA,
                         False,
                         None,
                         f"call {fmt(to_call)}",
                         f"call {fmt(c)}",
-                        f"{player}'s call put in {fmt(c)} but only {fmt(to_call)} was owed."
-                        + prof.cite("DATA.CALL_AMOUNT"),
+                        f"Export inconsistency (call amount): {player}'s call is written as {fmt(c)} but the"
+                        f" export's own bets and stacks owe {fmt(to_call)}.",
                     )
                 )
         else:  # bet or raise
@@ -611,13 +587,13 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                         hid,
                         seq,
                         "DATA.RAISE_NOT_ABOVE_BET",
-                        WARNING,
+                        DATA,
                         False,
                         None,
                         f"raise above {fmt(B)}",
                         f"{kind} to {fmt(raise_to)}",
-                        f"{player}'s {kind} to {fmt(raise_to)} does not exceed the current bet {fmt(B)}."
-                        + prof.cite("DATA.RAISE_NOT_ABOVE_BET"),
+                        f"Export inconsistency (raise amount): {player}'s {kind} is written to {fmt(raise_to)}, not"
+                        f" above the current bet {fmt(B)} of the export's own amounts.",
                     )
                 )
             else:
@@ -724,22 +700,14 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             expected = next_to_act(i) if seq > last_post_seq else -2
             decided = True
 
-    for q in rng:
-        if contributed[q] > stacks[q]:
-            add(
-                Finding(
-                    hid,
-                    None,
-                    "POT.CHIP_CONSERVATION",
-                    ERROR,
-                    False,
-                    None,
-                    f"at most {fmt(stacks[q])} (starting stack)",
-                    f"put in {fmt(contributed[q])}",
-                    f"{ring[q]} put in {fmt(contributed[q])}, more than the {fmt(stacks[q])} they started with."
-                    + prof.cite("POT.CHIP_CONSERVATION"),
-                )
-            )
+    over = [q for q in rng if contributed[q] > stacks[q]]
+    if over and soft:
+        # online: the export's starting stacks contradict its own actions (stale stacks), so the betting
+        # state every finding of the hand rests on is the export's inconsistency, not a player's act
+        names = ", ".join(f"{ring[q]} on {fmt(stacks[q])}" for q in over)
+        out[:] = [_stale_consequence(f, names) for f in out]
+    for q in over:
+        add(_over_stack(hand, prof, ring[q], stacks[q], contributed[q]))
     return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player, dead)
 
 
@@ -802,9 +770,12 @@ def _undercall(
 ) -> Finding:
     """A call that put in less than owed and stood (the player is not all-in).
 
-    In a resolved hand history a partial call that stands is an error under every rulebook
-    (rules_matrix §3.3); where the book leaves the raw undercall to the floor, the allowed rulings
-    are listed (full call, or forfeit and fold), neither of which is what happened.
+    ERROR where the book's text decides: CEP's two mandatory cases (the opening bet with more than
+    two players, any bet heads-up: a full call), PKR (a lower-value chip is a call), online (the
+    software allows no undercall), R003's call based on the big blind after a sub-BB opening all-in.
+    REVIEW where the book leaves it to the floor (CEP in every other case, «se somete a la decisión
+    del DT»; TDA 2009 and R003 have no undercall rule): the rulings full call / forfeit and fold are
+    listed, and the finding says the record shows the partial call standing.
     """
     hid = hand.hand_id
     if call_basis > B and mine + c >= B:
@@ -823,32 +794,164 @@ def _undercall(
     live = sum(1 for f in folded if not f)
     mandatory = (bets <= 1 and live > 2) or live == 2
     msg = f"{a.player} put in {fmt(c)} facing {fmt(to_call)} and stayed in the hand for less than the call."
+    shows = f"call {fmt(c)} stood"
     if prof.undercall in ("software_enforced", "lower_value_chip_is_call") or (
         prof.undercall == "mandatory_cases" and mandatory
     ):
-        return Finding(
-            hid,
-            a.seq,
-            "UNDERCALL.FULL_CALL",
-            ERROR,
-            False,
-            None,
-            f"full call {fmt(to_call)}",
-            f"call {fmt(c)} stood",
-            msg + prof.cite("UNDERCALL.FULL_CALL"),
+        why = {
+            "software_enforced": " The site's software takes a full call or an all-in; a partial call cannot stand.",
+            "lower_value_chip_is_call": f" {prof.name} counts a chip of lower value as a call, so the full"
+            " call is owed.",
+        }.get(prof.undercall, " Facing the opening bet with more than two players, or any bet heads-up,"
+              " an undercall is a mandatory full call.")
+        return finding(
+            hid, a.seq, "UNDERCALL.FULL_CALL", ERROR, f"full call {fmt(to_call)}", shows,
+            msg + why + prof.cite("UNDERCALL.FULL_CALL"),
         )
-    return Finding(
-        hid,
-        a.seq,
-        "UNDERCALL.FULL_CALL",
-        ERROR,
-        False,
-        "full_call|forfeit_undercall_and_fold",
-        f"full call {fmt(to_call)} or forfeit {fmt(c)} and fold (floor's decision)",
-        f"call {fmt(c)} stood",
-        msg
-        + " The floor may rule a full call or a forfeit and fold; a partial call is neither."
-        + prof.cite("UNDERCALL.FULL_CALL"),
+    if prof.undercall == "mandatory_cases":
+        why = (
+            f" Not the opening bet and not heads-up ({live} players in, {bets} bets this round), so {prof.name}"
+            " leaves the undercall to the TD: a full call, or the undercall forfeited and the hand folded."
+            " The record shows the partial call standing."
+        )
+    else:
+        why = (
+            f" {prof.name} has no undercall rule, so the ruling is the floor's: a full call, or the undercall"
+            " forfeited and the hand folded (the usual rulings, rules_matrix UNDERCALL.FULL_CALL). The record"
+            " shows the partial call standing."
+        )
+    return review(
+        hid, a.seq, "UNDERCALL.FULL_CALL", _UNDERCALL_RULINGS,
+        f"floor's ruling: full call {fmt(to_call)} or forfeit {fmt(c)} and fold", shows,
+        msg + why + prof.cite("UNDERCALL.FULL_CALL/house"),
+    )
+
+
+#: the rulings a floor may make on an undercall the book leaves to it (rules_matrix §3.2)
+_UNDERCALL_RULINGS = ("full_call", "forfeit_undercall_and_fold")
+
+
+#: the rulings each ``params.oot_policy`` value allows for an out-of-turn action (rules_matrix
+#: ACTION.OUT_OF_TURN); "unspecified": the book says nothing, so the floor chooses
+_OOT_RULINGS: dict[str, tuple[str, ...]] = {
+    "binding": ("action_binding", "action_binding_with_penalty"),
+    "return_bet_all_options": ("bet_returned_all_options", "bet_returned_all_options_with_penalty"),
+    "may_change_but_chips_stay": ("may_change_action_chips_stay", "action_binding"),
+    "call_or_fold_forfeit_unless_later_raise": ("call_prior_bet", "fold_forfeiting_bet"),
+    "any_action": ("any_action",),
+    "unspecified": ("action_binding", "action_returned_all_options"),
+}
+
+
+def _action_changed(hand: Hand, a: Action) -> str | None:
+    """Who bet or raised after ``a`` (same street) before its player acted again: the action to them changed."""
+    later = False
+    for b in hand.actions:
+        if b.seq == a.seq:
+            later = True
+            continue
+        if not later or b.street is not a.street:
+            continue
+        if b.player == a.player:
+            return None
+        if b.kind is _K_BET or b.kind is _K_RAISE:
+            return b.player
+    return None
+
+
+def _out_of_turn(hand: Hand, prof: Profile, a: Action, due: str | None, stale: bool, stack: int) -> Finding:
+    """ACTION.ORDER for an action taken when someone else (or nobody) was due.
+
+    Online the software keeps the order: a player with nothing behind who acts is a stale stack in the
+    export (DATA); any other out-of-order action is an ERROR (the site's software or the record broke
+    it). Live, every book makes an out-of-turn action binding while the action to that player has not
+    changed and lets the floor rule otherwise (and on penalties): REVIEW with that book's rulings.
+    """
+    who = f"{due or 'nobody (betting was closed)'} to act"
+    did = f"{a.player} acted"
+    if prof.software_dealt:
+        if stale:
+            return finding(
+                hand.hand_id, a.seq, "ACTION.ORDER", DATA, who, did,
+                f"Export inconsistency (stale stack): the export starts {a.player} on {fmt(stack)}, all of it"
+                f" already in the pot, yet {a.player} acts again; the site only asks players with chips behind.",
+            )
+        return finding(
+            hand.hand_id, a.seq, "ACTION.ORDER", ERROR, who, did,
+            f"{a.player} acted when {due or 'nobody'} was due; the site's software keeps the turn order."
+            + prof.cite("ACTION.ORDER"),
+        )
+    pol = prof.oot_policy
+    changer = _action_changed(hand, a)
+    if a.kind is _K_FOLD and "oot_fold" in pol:
+        key, state = pol["oot_fold"], "an out-of-turn fold"
+    elif "oot_bettor" in pol and (a.kind is _K_BET or a.kind is _K_RAISE):
+        key = "any_action" if changer else pol["oot_bettor"]
+        state = f"{changer} raised after it" if changer else "no later player raised"
+    else:
+        key = pol.get("changed" if changer else "unchanged", "unspecified")
+        state = f"the action to {a.player} changed ({changer} bet or raised)" if changer else (
+            f"the action to {a.player} did not change before their turn"
+        )
+    rulings = _OOT_RULINGS.get(key, _OOT_RULINGS["unspecified"])
+    basis = "the book does not say" if key == "unspecified" else key.replace("_", " ")
+    return review(
+        hand.hand_id, a.seq, "ACTION.ORDER", rulings, f"{who}; floor's ruling ({basis})",
+        f"{a.player} {a.kind} out of turn, stood",
+        f"{a.player} acted out of turn when {due or 'nobody'} was due; {state}. Under {prof.name} that is"
+        f" {basis}, and the floor rules (and may penalize). The record shows the action standing."
+        + prof.cite("ACTION.ORDER/oot" if key != "unspecified" else "ACTION.ORDER/house"),
+    )
+
+
+def _stale_consequence(f: Finding, names: str) -> Finding:
+    """A betting finding of a hand whose starting stacks the export's own actions contradict, as DATA."""
+    if f.severity not in (ERROR, WARNING):
+        return f
+    return finding(
+        f.hand_id, f.action_seq, f.rule_id, DATA, f.expected, f.actual,
+        f"Export inconsistency (stale stack: the export starts {names}, less than its own actions put in),"
+        " so the betting state this rests on is the export's, not a player's: " + uncited(f.message),
+    )
+
+
+def _skipped(hand: Hand, prof: Profile, seq: int, due: str, street: str, next_street: str) -> Finding:
+    """ACTION.ORDER for a betting round that closed with a player still due (the skipped player).
+
+    CEP: the skipped player must defend their right to act; otherwise the out-of-turn action stands
+    and the TD decides how to treat the skipped hand. The other books are silent: the floor's call.
+    Online the software closes rounds, so a skipped player is an ERROR of the software or the record.
+    """
+    expected, actual = f"{due} to act on {street}", f"{street} closed, {next_street} began"
+    text = f"The {street} betting round closed while {due} still had to act."
+    if prof.software_dealt:
+        return finding(hand.hand_id, seq, "ACTION.ORDER", ERROR, expected, actual, text + prof.cite("ACTION.ORDER"))
+    own = "ACTION.ORDER/skipped" in prof.citations
+    return review(
+        hand.hand_id, seq, "ACTION.ORDER", ("skipped_hand_live", "skipped_hand_dead"), expected, actual,
+        text + (" The action that skipped them stands and the TD decides how to treat the skipped hand."
+                if own else f" {prof.name} does not say how to treat a skipped player: the floor decides.")
+        + prof.cite("ACTION.ORDER/skipped" if own else "ACTION.ORDER/house"),
+    )
+
+
+def _over_stack(hand: Hand, prof: Profile, who: str, stack: int, put_in: int) -> Finding:
+    """POT.CHIP_CONSERVATION: a player put in more than their starting stack.
+
+    Online the software cannot take chips a player does not have: the starting stack the export
+    wrote is stale (DATA). Live, chips came into play during the hand: an ERROR.
+    """
+    expected, actual = f"at most {fmt(stack)} (starting stack)", f"put in {fmt(put_in)}"
+    if prof.software_dealt:
+        return finding(
+            hand.hand_id, None, "POT.CHIP_CONSERVATION", DATA, expected, actual,
+            f"Export inconsistency (stale stack): the export starts {who} on {fmt(stack)}, but its own actions"
+            f" put {fmt(put_in)} of {who}'s chips in the pot, {fmt(put_in - stack)} more than the stack.",
+        )
+    return finding(
+        hand.hand_id, None, "POT.CHIP_CONSERVATION", ERROR, expected, actual,
+        f"{who} put in {fmt(put_in)}, more than the {fmt(stack)} they started with."
+        + prof.cite("POT.CHIP_CONSERVATION"),
     )
 
 

@@ -136,8 +136,14 @@ def test_57_with_capped_rake_3000_net_awards_are_clean():
 
 
 def test_chip_conservation_awards_must_equal_contributions():
-    hc = run(side_pot_hand([("A", 24000), ("B", 21000), ("C", 14000)]), "online-standard")
+    # live the dealer paid: chips missing from the awards are an error
+    hc = run(side_pot_hand([("A", 24000), ("B", 21000), ("C", 14000)]), "R003-cash")
     assert "POT.CHIP_CONSERVATION" in rules_of(hc, "error")
+    # online the software paid: the same gap is the export's inconsistency (DATA), and so are the
+    # award findings that follow from it
+    hc = run(side_pot_hand([("A", 24000), ("B", 21000), ("C", 14000)]), "online-standard")
+    assert rules_of(hc, "error") == [] and "POT.CHIP_CONSERVATION" in rules_of(hc, "data")
+    assert all("Export inconsistency" in f.message for f in hc.findings if f.severity == "data")
 
 
 def test_uncalled_return_must_be_the_unmatched_part():
