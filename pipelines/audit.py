@@ -1,18 +1,24 @@
-"""Run the nightly audit in-process, without the Dagster UI: the same assets, materialised here.
+"""Run the nightly audit without the Dagster UI: the schedule's own assets, on a persistent instance.
 
 Why materialise the Dagster assets rather than call the steps directly: what an analyst runs by
-hand is then exactly what the schedule runs at night, checks included. Partitions are independent
-(each writes its own DuckDB file), so ``workers > 1`` builds them in parallel processes.
-Dagster's console logger defaults to DEBUG (every step event); run by hand the audit logs at INFO
-and the closing summary prints failed checks plainly (see ``cli_audit.print_report``).
+hand is then exactly what the schedule runs at night, checks included, and every run,
+materialisation and check result is recorded on a Dagster instance (``$DAGSTER_HOME`` if set,
+else ``<work>/dagster``), so ``dagster dev`` on that instance shows the night's history.
+Partitions are independent (each writes its own DuckDB file): ``workers > 1`` runs one Dagster run
+per partition in that many processes, inside pool ``partitions`` whose limit is set to ``workers``.
+A partition that fails its blocking parse-rate check is reported and left out of the night; any
+other failure stops the audit. Dagster's console logger defaults to DEBUG (every step event); run
+by hand the audit logs at INFO and the closing summary prints failed checks plainly.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -21,11 +27,35 @@ from typing import Any
 
 import dagster as dg
 
-from pipelines.defs.audit import night_assets, partition_assets
+from pipelines.defs.audit import PARTITION_POOL, night_assets, partition_assets
+from pipelines.partitions import MAX_SHARDS, label, partition_key, shard_of
 from pipelines.resources import AuditResource
 
 #: Dagster console log level for runs started from the CLI and the demo
 LOG_LEVEL = "INFO"
+
+#: the instance ``floorman audit`` creates when DAGSTER_HOME is not set (pools as in dagster.yaml)
+INSTANCE_YAML = """\
+concurrency:
+  pools:
+    default_limit: 1
+telemetry:
+  enabled: false
+"""
+
+#: (date, shard) -> the files that partition is built from
+Plan = dict[tuple[str, int], list[str]]
+
+
+@dataclass
+class PartitionRun:
+    """One partition's Dagster run, as the process that ran it reports it back."""
+
+    label: str
+    run_id: str
+    pid: int
+    published: bool  # False: a blocking check failed, the partition is left out of the night
+    steps: dict[str, float]  # step key -> seconds
 
 
 @dataclass
@@ -34,7 +64,10 @@ class AuditResult:
     snapshot: Path
     seconds: float
     timings: dict[str, float]
-    worker_pids: dict[str, int] = field(default_factory=dict)  # partition key -> process that built it
+    worker_pids: dict[str, int] = field(default_factory=dict)  # partition -> process that built it
+    run_ids: list[str] = field(default_factory=list)  # Dagster runs of the night, on ``instance_home``
+    instance_home: Path | None = None
+    unpublished: list[str] = field(default_factory=list)  # partitions that failed a blocking check
 
 
 def default_partition() -> str:
@@ -42,37 +75,35 @@ def default_partition() -> str:
     return (datetime.now(UTC) - timedelta(days=1)).strftime("%Y-%m-%d")
 
 
-def plan_partitions(
-    paths: Sequence[str | Path], partition: str | None, shards: int = 1
-) -> dict[str, list[str]]:
-    """Partition key → inputs. A folder holding YYYY-MM-DD subfolders is a landing folder.
+def plan_partitions(paths: Sequence[str | Path], partition: str | None, shards: int = 1) -> Plan:
+    """(date, shard) → inputs. A folder holding YYYY-MM-DD subfolders is a landing folder.
 
-    ``shards > 1`` splits each day's files into that many independent partitions (``<day>.<k>``),
-    e.g. one per table group, so a single big night can be built by several workers.
+    ``shards > 1`` splits each day's files into that many partitions by the same stable hash of
+    the file's path inside its folder as the schedule and the landing sensor use, so a landing
+    folder audited here builds exactly the partitions the schedule would.
     """
-    plan: dict[str, list[str]] = {}
-    loose: list[str] = []
+    if not 1 <= shards <= MAX_SHARDS:
+        raise ValueError(f"--shards must be between 1 and {MAX_SHARDS}")
+    from warehouse.ingest import iter_input_files
+
+    roots: dict[str, list[Path]] = {}
     for raw in paths:
         path = Path(raw)
         days = sorted(p for p in path.iterdir() if p.is_dir() and _is_day(p.name)) if path.is_dir() else []
-        if days:
-            for day in days:
-                plan.setdefault(day.name, []).append(str(day))
-        else:
-            loose.append(str(path))
-    if loose:
-        plan.setdefault(partition or default_partition(), []).extend(loose)
-    if shards <= 1:
-        return plan
-    from warehouse.ingest import iter_input_files
-
-    sharded: dict[str, list[str]] = {}
-    for key, inputs in plan.items():
-        files = sorted(str(f) for f in iter_input_files(inputs))
-        for k in range(shards):
-            if files[k::shards]:
-                sharded[f"{key}.{k}"] = files[k::shards]
-    return sharded
+        for day in days:
+            roots.setdefault(day.name, []).append(day)
+        if not days:
+            roots.setdefault(partition or default_partition(), []).append(path)
+    plan: Plan = {}
+    for date, inputs in roots.items():
+        for root in inputs:
+            base = root if root.is_dir() else root.parent
+            for f in sorted(iter_input_files([root])):
+                shard = shard_of(f.relative_to(base).as_posix(), shards)
+                plan.setdefault((date, shard), []).append(str(f))
+        if not any(d == date for d, _ in plan):
+            plan[(date, 0)] = []  # an empty night still builds (and reports) its partition
+    return dict(sorted(plan.items()))
 
 
 def _is_day(name: str) -> bool:
@@ -88,14 +119,54 @@ def log_config(level: str) -> dict[str, Any]:
     return {"loggers": {"console": {"config": {"log_level": level.upper()}}}}
 
 
-def _materialize_partition(key: str, files: list[str], work: str, db: str, rulebook: str, log_level: str) -> float:
-    t0 = time.perf_counter()
+def instance_home(work: Path) -> Path:
+    """Where the night's Dagster runs are recorded: ``$DAGSTER_HOME``, else ``<work>/dagster``."""
+    home = Path(os.environ["DAGSTER_HOME"]) if os.environ.get("DAGSTER_HOME") else work / "dagster"
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.exists():
+        config.write_text(INSTANCE_YAML, encoding="utf-8")
+    return home.resolve()
+
+
+@contextmanager
+def open_instance(home: Path) -> Iterator[dg.DagsterInstance]:
+    """The persistent instance at ``home`` (its ``dagster.yaml``, SQLite storage inside it)."""
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        yield instance
+
+
+def _step_seconds(result: dg.ExecuteInProcessResult) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for event in result.all_events:
+        if event.event_type == dg.DagsterEventType.STEP_SUCCESS and event.step_key:
+            out[event.step_key] = round(event.event_specific_data.duration_ms / 1000, 2)  # type: ignore[union-attr]
+    return out
+
+
+def _failed_blocking_checks(result: dg.ExecuteInProcessResult) -> list[str]:
+    return [e.check_name for e in result.get_asset_check_evaluations()
+            if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
+
+
+def materialize_partition(
+    date: str, shard: int, files: list[str], work: str, db: str, rulebook: str, log_level: str, home: str,
+) -> PartitionRun:
+    """One partition's run on the instance at ``home`` (module level: worker processes call it)."""
+    from pipelines import steps
+    from pipelines.defs.automation import LAUNCH_TAG
+
+    name = label(date, shard)
     resource = AuditResource(files=files, work=work, db=db, rulebook=rulebook)
-    result = dg.materialize(partition_assets, partition_key=key, resources={"audit": resource},
-                            run_config=log_config(log_level))
-    if not result.success:
-        raise RuntimeError(f"partition {key} failed")
-    return time.perf_counter() - t0
+    tags = {LAUNCH_TAG: f"{name}:{steps.fingerprint([Path(f) for f in files])}"}
+    with open_instance(Path(home)) as instance:
+        result = dg.materialize(partition_assets, partition_key=partition_key(date, shard), instance=instance,
+                                resources={"audit": resource}, run_config=log_config(log_level), tags=tags,
+                                raise_on_error=False)
+    blocked = _failed_blocking_checks(result)
+    if not result.success and not blocked:
+        raise RuntimeError(f"partition {name} failed (Dagster run {result.run_id})")
+    return PartitionRun(name, result.run_id, os.getpid(), result.success, _step_seconds(result))
 
 
 def run_audit(
@@ -114,60 +185,36 @@ def run_audit(
     db = Path(db)
     work_dir = Path(work) if work else db.parent / f"{db.stem}-work"
     plan = plan_partitions(paths, partition, shards)
-    timings: dict[str, float] = {}
+    home = instance_home(work_dir)
+    args = [(d, s, files, str(work_dir), str(db), rulebook, log_level, str(home)) for (d, s), files in plan.items()]
+    with open_instance(home) as instance:
+        instance.event_log_storage.set_concurrency_slots(PARTITION_POOL, max(1, workers))
     if workers > 1:
-        return _run_fanout(plan, db, work_dir, rulebook, workers, t0, log_level)
+        with _one_thread_per_worker(workers), ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        ) as pool:
+            runs = list(pool.map(materialize_partition, *zip(*args, strict=True)))
     else:
-        for key, files in plan.items():
-            timings[f"partition {key}"] = round(
-                _materialize_partition(key, files, str(work_dir), str(db), rulebook, log_level), 2
-            )
-    t1 = time.perf_counter()
-    resource = AuditResource(work=str(work_dir), db=str(db), rulebook=rulebook)
-    result = dg.materialize(night_assets, resources={"audit": resource}, run_config=log_config(log_level))
-    if not result.success:
-        raise RuntimeError("the night's combine/detect/publish failed")
-    timings["combine, detect, report, publish"] = round(time.perf_counter() - t1, 2)
-    report = _latest_report(resource)
-    from warehouse.snapshot import current_snapshot
-
-    return AuditResult(report, current_snapshot(resource.serve_root), time.perf_counter() - t0, timings)
-
-
-def _run_fanout(
-    plan: dict[str, list[str]], db: Path, work: Path, rulebook: str, workers: int, t0: float, log_level: str
-) -> AuditResult:
-    """The whole night as one Dagster run on the multiprocess executor (partitions in parallel)."""
-    from dagster import DagsterInstance, execute_job, reconstructable
-
-    from pipelines.defs.fanout import fanout_job
-    from warehouse.snapshot import current_snapshot
-
-    run_config = {
-        "ops": {name: {"config": {"partitions": plan, "work": str(work), "db": str(db), "rulebook": rulebook}}
-                for name in ("plan_partitions", "build_partition", "finish_night")},
-        "execution": {"config": {"multiprocess": {"max_concurrent": workers}}},
-        **log_config(log_level),
-    }
-    # the multiprocess executor needs a persistent (not ephemeral) instance
-    with (
-        _one_thread_per_worker(workers),
-        # the workers' own step events go through the instance's log level, not the run config's
-        DagsterInstance.local_temp(overrides={"python_logs": {"python_log_level": log_level.upper()}}) as instance,
-        execute_job(reconstructable(fanout_job), instance=instance, run_config=run_config) as result,
-    ):
-        if not result.success:
-            raise RuntimeError("the fan-out night failed")
-        out = result.output_for_node("finish_night")
-    resource = AuditResource(work=str(work), db=str(db), rulebook=rulebook)
+        runs = [materialize_partition(*a) for a in args]
     timings: dict[str, float] = {}
-    for b in out["partitions"]:
-        timings[f"partition {b['key']} (pid {b['pid']}): ingest"] = float(b["ingest_seconds"])
-        timings[f"partition {b['key']} (pid {b['pid']}): rule check"] = float(b["check_seconds"])
-    timings.update({f"finish: {k}": float(v) for k, v in out["timings"].items()})
-    pids = {str(b["key"]): int(b["pid"]) for b in out["partitions"]}
-    return AuditResult(_latest_report(resource), current_snapshot(resource.serve_root),
-                       time.perf_counter() - t0, timings, pids)
+    for run in runs:
+        where = f" (pid {run.pid})" if workers > 1 else ""
+        for step, secs in run.steps.items():
+            timings[f"partition {run.label}{where}: {step}"] = secs
+    resource = AuditResource(work=str(work_dir), db=str(db), rulebook=rulebook)
+    with open_instance(home) as instance:
+        night = dg.materialize(night_assets, instance=instance, resources={"audit": resource},
+                               run_config=log_config(log_level))
+    if not night.success:
+        raise RuntimeError(f"the night's combine/detect/publish failed (Dagster run {night.run_id})")
+    timings.update({f"night: {step}": secs for step, secs in _step_seconds(night).items()})
+    from warehouse.snapshot import current_snapshot
+
+    return AuditResult(
+        _latest_report(resource), current_snapshot(resource.serve_root), time.perf_counter() - t0, timings,
+        worker_pids={r.label: r.pid for r in runs}, run_ids=[*(r.run_id for r in runs), night.run_id],
+        instance_home=home, unpublished=[r.label for r in runs if not r.published],
+    )
 
 
 @contextmanager

@@ -1,8 +1,13 @@
-"""Dagster resources: where a night's files land, where it works, where it publishes."""
+"""Dagster resources: where a night's files land, where it works, where it publishes.
+
+Why fields with plain defaults and no environment lookups here: the code location binds
+``dg.EnvVar("FLOORMAN_LANDING")`` / ``dg.EnvVar("FLOORMAN_WORK")`` in ``pipelines.definitions``,
+so the values are read when a run starts (and shown as env vars in the UI), not when this module
+is imported; tests and ``floorman audit`` pass explicit values.
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import dagster as dg
@@ -11,14 +16,16 @@ import dagster as dg
 class AuditResource(dg.ConfigurableResource):  # type: ignore[type-arg]
     """Folders of the nightly audit (see ``pipelines.steps`` for the layout).
 
-    ``files`` overrides the landing folder for one run (used by ``floorman audit PATH...``).
+    ``files`` overrides the landing folder for one run (used by ``floorman audit PATH...``);
+    ``shards`` is how many slices each landed day is split into (1: the whole day is shard 0).
     """
 
-    landing: str = os.environ.get("FLOORMAN_LANDING", "var/landing")
-    work: str = os.environ.get("FLOORMAN_WORK", "var/audit")
+    landing: str = "var/landing"
+    work: str = "var/audit"
     rulebook: str = ""
     files: list[str] = []  # noqa: RUF012 - pydantic copies field defaults
     db: str = ""  # combined warehouse path; default work/warehouse.duckdb
+    shards: int = 1
 
     @property
     def work_dir(self) -> Path:

@@ -6,14 +6,23 @@ combined warehouse is rebuilt from its partitions), so re-running a night gives 
 
 Layout of a night's working folder (``work``)::
 
-    work/parts/<partition>.duckdb   one file per partition, each written by its own process
-    work/warehouse.duckdb           the combined build (one writer: the combine step)
-    work/published/CURRENT          pointer to the read-only snapshot the dashboard reads
+    work/staging/<partition>.duckdb  a partition's parsed hands (``partition_hands``)
+    work/parts/<partition>.duckdb    a published partition: parsed and rule-checked, only ever
+                                     renamed into place whole (``partition_rule_findings``)
+    work/warehouse.duckdb            the combined build of parts/ (one writer: the combine step)
+    work/published/CURRENT           pointer to the read-only snapshot the dashboard reads
+
+Why staging and a rename: ``warehouse`` may attach ``parts/*.duckdb`` at any time, so a partition
+is written to a temporary file beside its final name and ``os.replace``d (atomic on one file
+system); a reader sees the old file or the new one, never half of one. A partition whose ingest
+failed its blocking parse-rate check stays in staging and is never renamed into parts/.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import time
 import uuid
@@ -62,24 +71,85 @@ class CheckOutcome:
 
 
 def partition_db(work: Path, partition: str) -> Path:
+    """The published partition file that ``warehouse`` combines."""
     return work / "parts" / f"{partition}.duckdb"
 
 
-def landing_files(landing: Path, partition: str) -> list[Path]:
-    """Files landed for a partition: ``landing/<YYYY-MM-DD>/`` (how site exports are dropped)."""
+def staging_db(work: Path, partition: str) -> Path:
+    """The partition's parsed hands before its checks and rule replay let it into parts/."""
+    return work / "staging" / f"{partition}.duckdb"
+
+
+def landing_files(landing: Path, partition: str, shard: int = 0, n_shards: int = 1) -> list[Path]:
+    """Files landed for a partition: ``landing/<YYYY-MM-DD>/`` (how site exports are dropped),
+    the slice of them in ``shard`` when the day is split into ``n_shards``."""
+    from pipelines.partitions import shard_of
+
     folder = landing / partition
-    return list(iter_input_files([folder])) if folder.exists() else []
+    if not folder.exists():
+        return []
+    files = sorted(iter_input_files([folder]))
+    return [f for f in files if shard_of(_relative(f, folder), n_shards) == shard]
 
 
-def build_partition_hands(files: Sequence[Path], part: Path) -> IngestSummary:
-    """Rebuild one partition file from its landed files (idempotent: starts from empty)."""
+def _relative(path: Path, folder: Path) -> str:
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def fingerprint(files: Sequence[Path]) -> str:
+    """What a launch is deduplicated on: the files' paths, sizes and modification times."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    for f in sorted(files):
+        st = f.stat()
+        digest.update(f"{f.as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _temp_beside(final: Path) -> Path:
+    final.parent.mkdir(parents=True, exist_ok=True)
+    return final.with_name(f"{final.name}.tmp-{uuid.uuid4().hex[:8]}")
+
+
+def _remove_db(path: Path) -> None:
     for suffix in ("", ".wal"):
-        Path(f"{part}{suffix}").unlink(missing_ok=True)
-    part.parent.mkdir(parents=True, exist_ok=True)
-    summary = ingest_paths(list(files), part, progress=False)
-    if not part.exists():
-        connect(part).close()
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _replace_db(tmp: Path, final: Path) -> None:
+    """Fold the temporary file's WAL into it, then rename it over ``final`` in one step."""
+    _checkpoint(tmp)
+    Path(f"{tmp}.wal").unlink(missing_ok=True)
+    os.replace(tmp, final)
+    Path(f"{final}.wal").unlink(missing_ok=True)  # a WAL of the file that was replaced
+
+
+def build_partition_hands(files: Sequence[Path], staged: Path) -> IngestSummary:
+    """Parse a partition's files into a fresh file renamed over ``staged`` (idempotent)."""
+    tmp = _temp_beside(staged)
+    try:
+        summary = ingest_paths(list(files), tmp, progress=False)
+        if not tmp.exists():
+            connect(tmp).close()
+        _replace_db(tmp, staged)
+    finally:
+        _remove_db(tmp)
     return summary
+
+
+def publish_partition(staged: Path, part: Path, rulebook: str | None = None) -> StepResult:
+    """Rule-check a copy of the staged partition and rename it over ``part`` (atomic)."""
+    tmp = _temp_beside(part)
+    try:
+        _checkpoint(staged)
+        shutil.copyfile(staged, tmp)
+        result = run_rule_checks(tmp, rulebook)
+        _replace_db(tmp, part)
+    finally:
+        _remove_db(tmp)
+    return result
 
 
 def ingest_checks(summary: IngestSummary) -> list[CheckOutcome]:
@@ -90,7 +160,7 @@ def ingest_checks(summary: IngestSummary) -> list[CheckOutcome]:
         CheckOutcome(
             "parse_rate",
             rate >= MIN_PARSE_RATE,
-            "warn",
+            "error",  # blocking: a partition that fails it is not published
             f"{summary.hands} of {readable} hands of supported formats parsed ({rate:.2%}); "
             f"{summary.quarantined_unsupported} more are unsupported games or layouts; quarantined by reason: "
             f"{json.dumps(summary.quarantined_by_reason, sort_keys=True)}",
@@ -223,7 +293,7 @@ def collect_outcomes(work: Path) -> list[CheckOutcome]:
     """Check outcomes saved by the partition steps of this night."""
     outcomes: list[CheckOutcome] = []
     for path in sorted((work / "checks").glob("*.json")):
-        partition = path.name.split(".")[0]
+        partition = ".".join(path.name.split(".")[:-2])  # <partition>.<stage>.json
         for row in json.loads(path.read_text(encoding="utf-8")):
             row["name"] = f"{row['name']}[{partition}]"
             outcomes.append(CheckOutcome(**row))

@@ -8,28 +8,11 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
-import pytest
 
 from pipelines.defs.audit import night_assets, partition_assets
+from pipelines.partitions import partition_key
 from pipelines.resources import AuditResource
-from tests.conftest import real_data
-
-STARS = ("fpdb3_regression", "regression-test-files", "cash", "Stars", "Flop")
-DAY1, DAY2 = "2026-11-28", "2026-11-29"
-FILES = {
-    DAY1: ["NLHE-FR-USD-0.01-0.02-201005.microgrind.txt", "NLHE-6max-EUR-1.00-2.00-201212.RunItTwice.txt"],
-    DAY2: ["PLO-FR-USD-0.01-0.02-201006.sidepots.txt", "NLHE-6max-USD-0.05-0.10-200912.Allin-pre.txt"],
-}
-
-
-@pytest.fixture
-def landing(tmp_path: Path) -> Path:
-    root = tmp_path / "landing"
-    for day, names in FILES.items():
-        (root / day).mkdir(parents=True)
-        for name in names:
-            shutil.copy(real_data(*STARS, name), root / day / name)
-    return root
+from tests.pipelines.conftest import DAY1, DAY2, FILES, break_day
 
 
 def _resource(tmp_path: Path, landing: Path) -> AuditResource:
@@ -38,7 +21,7 @@ def _resource(tmp_path: Path, landing: Path) -> AuditResource:
 
 def _night(resource: AuditResource, days: list[str]) -> None:
     for day in days:
-        assert dg.materialize(partition_assets, partition_key=day, resources={"audit": resource}).success
+        assert dg.materialize(partition_assets, partition_key=partition_key(day), resources={"audit": resource}).success
     assert dg.materialize(night_assets, resources={"audit": resource}).success
 
 
@@ -76,8 +59,25 @@ def test_definitions_load() -> None:
     assert {"partition_hands", "partition_rule_findings", "warehouse", "collusion_flags", "run_report",
             "published_snapshot"} <= keys
     assert {j.name for j in defs.resolve_all_job_defs()} >= {"audit_partition_job", "audit_night_job"}
-    assert defs.resolve_schedule_def("audit_partition_job_schedule") is not None
-    assert defs.resolve_sensor_def("landing_sensor") is not None
+    repo = defs.get_repository_def()
+    # on by default: a fresh deployment audits without anyone switching the automation on
+    assert repo.get_schedule_def("nightly_schedule").default_status == dg.DefaultScheduleStatus.RUNNING
+    sensors = {s.name: s for s in repo.sensor_defs}
+    assert set(sensors) == {"landing_sensor", "night_automation", "freshness_checks_sensor", "run_failure_alert"}
+    assert all(s.default_status == dg.DefaultSensorStatus.RUNNING for s in sensors.values())
+    # the partition builds and the warehouse writers are in their pools, every step retries
+    for asset in partition_assets:
+        assert asset.op.pool == "partitions" and asset.op.retry_policy is not None
+    for asset in night_assets:
+        assert asset.op.pool == "warehouse" and asset.op.retry_policy is not None
+    specs = {s.name: s for a in partition_assets for s in a.check_specs}
+    assert specs["parse_rate"].blocking and not specs["unreconciled_hands"].blocking
+    checks = {k.name for k in defs.resolve_asset_graph().asset_check_keys}
+    assert any("freshness" in name for name in checks)
+    # folders come from the environment when a run starts, not at import
+    audit = defs.resources["audit"]
+    assert isinstance(audit, AuditResource)
+    assert audit.landing == dg.EnvVar("FLOORMAN_LANDING") and audit.work == dg.EnvVar("FLOORMAN_WORK")
 
 
 def test_two_partitions_materialise_and_rerun_is_identical(tmp_path: Path, landing: Path) -> None:
@@ -107,7 +107,11 @@ def test_two_partitions_materialise_and_rerun_is_identical(tmp_path: Path, landi
     assert _digest(part1, "action_states", "hand_id, seq") == s
 
 
-def test_corrupt_file_is_quarantined_and_the_night_succeeds(tmp_path: Path, landing: Path) -> None:
+def test_corrupt_file_is_quarantined_and_the_night_succeeds(
+    tmp_path: Path, landing: Path, simulated_night: Path
+) -> None:
+    # one corrupt hand among ~1,000 keeps the day above the blocking parse-rate threshold (99.5%)
+    shutil.copytree(simulated_night, landing / DAY1 / "simulated")
     src = (landing / DAY1 / FILES[DAY1][0]).read_bytes()
     (landing / DAY1 / "corrupt.txt").write_bytes(src[: len(src) // 3] + b"\n*** HOLE CARDS ***\nDealt to ???\n")
     resource = _resource(tmp_path, landing)
@@ -119,49 +123,32 @@ def test_corrupt_file_is_quarantined_and_the_night_succeeds(tmp_path: Path, land
 
 
 def test_failed_check_is_visible_in_the_run_report(tmp_path: Path, landing: Path) -> None:
-    # a file where most hands are cut short: the parse-rate check must fail, and say so
-    src = (landing / DAY2 / FILES[DAY2][0]).read_text(encoding="utf-8", errors="replace")
-    blocks = [b for b in src.replace("\r\n", "\n").split("\n\n\n") if b.strip()]
-    broken = "\n\n\n".join(b[: len(b) // 2] for b in blocks)
-    for name in FILES[DAY2]:
-        (landing / DAY2 / name).unlink()
-    (landing / DAY2 / "broken.txt").write_text(broken, encoding="utf-8")
+    # a day where most hands are cut short: its blocking parse-rate check fails, the partition
+    # is not published, and the night (built from the other day) says so in its report
+    break_day(landing, DAY2)
     resource = _resource(tmp_path, landing)
-    _night(resource, [DAY2])
+    assert dg.materialize(partition_assets, partition_key=partition_key(DAY1), resources={"audit": resource}).success
+    broken = dg.materialize(partition_assets, partition_key=partition_key(DAY2), resources={"audit": resource},
+                            raise_on_error=False)
+    assert not broken.success
+    assert dg.materialize(night_assets, resources={"audit": resource}).success
     checks = {c["name"]: c for c in _report(resource.build_db)["checks"]}
     assert checks[f"parse_rate[{DAY2}]"]["passed"] is False
+    assert checks[f"parse_rate[{DAY2}]"]["severity"] == "error"
     assert "quarantined" in checks[f"parse_rate[{DAY2}]"]["detail"]
 
 
-def test_landing_sensor_requests_changed_days_once(
-    tmp_path: Path, landing: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_landing_sensor_requests_changed_days_once(tmp_path: Path, landing: Path) -> None:
     from pipelines.defs.automation import landing_sensor
 
-    monkeypatch.setenv("FLOORMAN_LANDING", str(landing))
+    resources = {"audit": _resource(tmp_path, landing)}
     with dg.instance_for_test() as instance:
-        ctx = dg.build_sensor_context(instance=instance)
-        result = landing_sensor(ctx)
+        result = landing_sensor(dg.build_sensor_context(instance=instance, resources=resources))
         assert isinstance(result, dg.SensorResult)
-        assert sorted(r.partition_key for r in result.run_requests or []) == [DAY1, DAY2]
-        ctx2 = dg.build_sensor_context(instance=instance, cursor=result.cursor)
-        assert isinstance(landing_sensor(ctx2), dg.SkipReason)
+        assert sorted(str(r.partition_key) for r in result.run_requests or []) == [f"{DAY1}|0", f"{DAY2}|0"]
+        again = landing_sensor(dg.build_sensor_context(instance=instance, cursor=result.cursor, resources=resources))
+        assert isinstance(again, dg.SensorResult) and not again.run_requests
         (landing / DAY2 / "late.txt").write_bytes((landing / DAY2 / FILES[DAY2][0]).read_bytes())
-        result3 = landing_sensor(dg.build_sensor_context(instance=instance, cursor=result.cursor))
+        result3 = landing_sensor(dg.build_sensor_context(instance=instance, cursor=result.cursor, resources=resources))
         assert isinstance(result3, dg.SensorResult)
-        assert [r.partition_key for r in result3.run_requests or []] == [DAY2]
-
-
-def test_fanout_night_runs_partitions_in_separate_worker_processes(tmp_path: Path, landing: Path) -> None:
-    """A real multi-worker run: Dagster's multiprocess executor builds each partition in its own process."""
-    import os
-
-    from pipelines.audit import run_audit
-
-    result = run_audit([landing], tmp_path / "w.duckdb", work=tmp_path / "work", workers=2)
-    assert sorted(result.worker_pids) == ["2026-11-28", "2026-11-29"]
-    pids = set(result.worker_pids.values())
-    assert len(pids) == 2 and os.getpid() not in pids
-    assert {"finish: combine", "finish: detect", "finish: summaries"} <= set(result.timings)
-    assert result.report["hands"] == _digest(tmp_path / "w.duckdb", "hands", "hand_id")[0] > 0
-    assert result.snapshot.exists()
+        assert [str(r.partition_key) for r in result3.run_requests or []] == [f"{DAY2}|0"]

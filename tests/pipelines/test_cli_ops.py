@@ -46,12 +46,14 @@ def test_a_long_detail_is_cut_to_one_line() -> None:
 def test_dagster_logs_at_the_chosen_level(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], level: str, debug_shown: bool
 ) -> None:
-    from pipelines.audit import _materialize_partition
+    from pipelines.audit import instance_home, materialize_partition
 
     src = tmp_path / "in" / HAND_FILE[-1]
     src.parent.mkdir()
     shutil.copy(real_data(*HAND_FILE), src)
-    _materialize_partition("2026-11-30", [str(src)], str(tmp_path / "work"), str(tmp_path / "w.duckdb"), "", level)
+    home = str(instance_home(tmp_path / "work"))
+    materialize_partition("2026-11-30", 0, [str(src)], str(tmp_path / "work"), str(tmp_path / "w.duckdb"), "", level,
+                          home)
     err = capsys.readouterr().err
     assert (" - DEBUG - " in err) is debug_shown
 
