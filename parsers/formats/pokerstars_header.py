@@ -141,8 +141,23 @@ def to_utc(date_text: str) -> datetime | None:
     return local.astimezone(UTC).replace(tzinfo=None)
 
 
+#: a mixed-game rotation names the hand's own game in brackets: "8-Game (Hold'em Limit)"
+_MIXED_RE = re.compile(r"^(?P<mix>.+?)\s*\((?P<game>[^()]+)\)$")
+_DRAW_STUD = ("stud", "razz", "draw", "badugi", "lowball")
+
+
 def split_game(game: str) -> tuple[str, str]:
-    """'Omaha Hi/Lo Pot Limit' -> ('omaha_hilo', 'PL'); unsupported games raise ParseError."""
+    """'Omaha Hi/Lo Pot Limit' -> ('omaha_hilo', 'PL'); unsupported games raise ParseError.
+
+    A mixed rotation ("8-Game (Hold'em No Limit)", "HORSE (Razz Limit)") is read as the game of
+    the hand in brackets; its stud, razz and draw hands stay unsupported, with that reason.
+    """
+    mixed = _MIXED_RE.match(game.strip())
+    if mixed is not None:
+        inner = mixed.group("game")
+        if any(word in inner.lower() for word in _DRAW_STUD):
+            raise ParseError(f"unsupported variant: {game.strip()} (stud/razz/draw not supported yet)", 1)
+        return split_game(inner)
     low = game.strip().lower()
     for suffix, betting in _BETTING:
         if low.endswith(suffix):
@@ -161,6 +176,8 @@ def parse_header(line: str) -> Header:
     hand_no, rest = m.group(1), m.group(2)
     if rest.startswith("{"):  # Home Game club name
         rest = rest.partition("}")[2].strip()
+    if rest.startswith("Zoom Tournament #"):  # a Zoom tournament's hand: the same header after "Zoom"
+        rest = rest[5:]
     if rest.startswith("Tournament #"):
         t = _TOURNEY_RE.match(rest)
         if t is None:

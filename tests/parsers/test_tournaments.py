@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, fulltilt, merge, pokertracker
+from parsers.formats import bovada, fulltilt, merge, pokerstars, pokertracker
 from parsers.model import Kind
 from tests.conftest import SHARED
 
@@ -221,3 +221,34 @@ def test_merge_tournament_balances_before_version_2_1_are_after_the_blinds() -> 
             assert {s.player: s.stack for s in b.seats} == after, no
             chained += 1
     assert chained == 9
+
+
+# -- PokerStars mixed rotations and Zoom tournaments ---------------------------------------------
+def test_pokerstars_8_game_rotation_reads_the_flop_games_of_each_hand() -> None:
+    path = tour("Stars", "Mixed", "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt")
+    hands, quarantined = parse_all(pokerstars.FORMAT, [path])
+    # "8-Game (Hold'em No Limit)" etc.: the variant is the bracketed game of each hand's header
+    assert Counter((h.variant, h.betting) for h in hands) == {
+        ("holdem", "FL"): 24, ("holdem", "NL"): 24, ("omaha_hilo", "FL"): 17, ("omaha", "PL"): 1,
+    }
+    assert not_ok(hands) == {}
+    # the stud, razz and triple-draw hands of the rotation stay unsupported, with that reason
+    reasons = Counter(q.reason.split("8-Game ", 1)[1] for q in quarantined)
+    assert reasons == {
+        "(Razz Limit) (stud/razz/draw not supported yet)": 19,
+        "(Triple Draw 2-7 Lowball Limit) (stud/razz/draw not supported yet)": 18,
+        "(7 Card Stud Hi/Lo Limit) (stud/razz/draw not supported yet)": 18,
+        "(7 Card Stud Limit) (stud/razz/draw not supported yet)": 16,
+    }
+    limit = hand_from(pokerstars.FORMAT, path, "99631934052")
+    # "8-Game (Hold'em Limit) - Match Round I, Level II (20/40)": the bets; blinds 10/20 posted
+    assert (limit.variant, limit.betting, limit.sb, limit.bb, limit.tournament_id) == (
+        "holdem", "FL", 10, 20, "743144019",
+    )
+
+
+def test_pokerstars_zoom_tournament_headers() -> None:
+    hands, quarantined = parse_all(pokerstars.FORMAT, [tour("Stars", "Flop", "MPLO-6max-MTT-USD-27-201605.txt")])
+    # "Zoom Tournament #1537004521, $24.55+$2.45 USD Mixed Omaha (5 Card Omaha Pot Limit)"
+    assert quarantined == [] and {h.variant for h in hands} == {"omaha", "omaha5"}
+    assert {h.tournament_id for h in hands} == {"1537004521"} and not_ok(hands) == {}
