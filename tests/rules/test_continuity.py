@@ -1,0 +1,478 @@
+"""rules.continuity: checks across consecutive hands of one table, per rulebook, and on real data.
+
+The hand-written tables are three-handed walks (everyone folds to the big blind) so that every end
+stack is known; each test changes one thing between two hands (a stack, a seat, the button, a gap in
+the numbers) and asks what each book makes of it. Hands go through a real warehouse (the warehouse
+schema, ``hands_to_frames``, ``reconcile_frames``) and the real SQL; nothing is mocked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parsers.model import Hand
+from rules.continuity import _CITES, _SEED, ContinuityResult, continuity_findings
+from rules.findings import DATA, ERROR, REVIEW, WARNING
+from rules.profiles import load_mapping
+from rules.runner import check_warehouse
+from tests.conftest import SHARED, real_data
+from tests.rules.builder import make_hand
+from warehouse.db import connect
+from warehouse.frames import hands_to_frames
+from warehouse.reconcile import reconcile_frames
+
+T0 = datetime(2026, 11, 30, 20, 0, 0)
+
+
+def walk(no: int, stacks: dict[str, int], *, button: int, site: str = "live", seats: dict[str, int] | None = None,
+         sb: int = 100, bb: int = 200, game_type: str = "cash", tournament: str | None = None,
+         table: str = "T1", at: datetime | None = None, blinds: tuple[str, str] | None = None,
+         idle: tuple[str, ...] = ()) -> Hand:
+    """Hand ``no`` at ``table``: players in seat order (``seats`` renumbers them), the button at seat
+    ``button``; the next two seated players post the blinds (or ``blinds``), everyone folds to the
+    big blind. ``idle`` players are seated, sitting out, and dealt nothing."""
+    names = list(stacks)
+    seat_of = {p: (seats or {}).get(p, names.index(p) + 1) for p in names}
+    order = sorted(names, key=seat_of.__getitem__)
+    ring = sorted((p for p in order if p not in idle), key=lambda p: (seat_of[p] - button - 1) % 100)
+    small, big = blinds or (ring[0], ring[1])
+    script: list[tuple[str, str, str, int | None]] = [
+        ("preflop", small, "post_sb", sb), ("preflop", big, "post_bb", bb)]
+    script += [("preflop", p, "fold", None) for p in ring if p not in (small, big)] + [("preflop", small, "fold", None)]
+    script.append(("preflop", big, "uncalled_return", bb - sb))
+    hand = make_hand([(p, stacks[p]) for p in order], script, sb=sb, bb=bb, button=button, game_type=game_type,
+                     site=site, hand_id=f"{site}:{no}", awards=[(big, 2 * sb)])
+    moved = [s._replace(seat_no=seat_of[s.player], sitting_out=s.player in idle) for s in hand.seats]
+    return replace(hand, seats=moved, table_name=table, tournament_id=tournament,
+                   started_at=at or T0 + timedelta(minutes=no))
+
+
+def after(hand: Hand) -> dict[str, int]:
+    """Every player's end stack in ``hand`` (start - put in + won)."""
+    put = {s.player: s.stack for s in hand.seats}
+    for a in hand.actions:
+        put[a.player] -= a.contribution
+    for w in hand.awards:
+        put[w.player] += w.amount
+    return put
+
+
+def table(first: dict[str, int], buttons: list[int], **kw: Any) -> list[Hand]:
+    """Consecutive honest walks (hand numbers 1, 2, ...), each starting where the last one ended."""
+    hands = [walk(1, first, button=buttons[0], **kw)]
+    for no, b in enumerate(buttons[1:], start=2):
+        hands.append(walk(no, after(hands[-1]), button=b, **kw))
+    return hands
+
+
+def run(hands: list[Hand], rulebook: str | None = None, texts: dict[str, str] | None = None,
+        tmp: Path | None = None) -> ContinuityResult:
+    """Load the hands into an in-memory warehouse (with ``texts``: each hand's text written to one
+    source file, with what lies between hands) and run the cross-hand checks."""
+    if texts is not None:
+        assert tmp is not None
+        hands = _with_source(hands, texts, tmp / "table.txt")
+    con = connect(":memory:")
+    try:
+        frames = hands_to_frames(hands)
+        frames.tables["reconciliation"] = reconcile_frames(frames)
+        for name, frame in frames.tables.items():
+            con.register("_f", frame.to_arrow())
+            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _f")
+            con.unregister("_f")
+        return continuity_findings(con, rulebook, load_mapping())
+    finally:
+        con.close()
+
+
+def _with_source(hands: list[Hand], texts: dict[str, str], path: Path) -> list[Hand]:
+    """Write ``texts[hand_id]`` (and ``texts['after:<hand_id>']`` between hands) to ``path``."""
+    out, blob = [], b""
+    for h in hands:
+        body = (texts.get(h.hand_id) or f"Hand #{h.site_hand_no}\n").encode()
+        out.append(replace(h, source_file=str(path), byte_offset=len(blob), byte_length=len(body)))
+        blob += body + texts.get(f"after:{h.hand_id}", "\n").encode()
+    path.write_bytes(blob)
+    return out
+
+
+def found(res: ContinuityResult) -> list[tuple[str, str, str]]:
+    return sorted((f.hand_id, f.rule_id, f.severity) for f, _ in res.findings)
+
+
+def rathole(hands: list[Hand], at: int, player: str, chips: int) -> list[Hand]:
+    """``player`` starts hand number ``at`` (and every later one) with ``chips`` fewer (negative:
+    more) than the hand before left them: one change between two hands, continuity after it."""
+    for i in range(at - 1, len(hands)):
+        h = hands[i]
+        hands[i] = replace(h, seats=[s._replace(stack=s.stack - chips) if s.player == player else s
+                                     for s in h.seats])
+    return hands
+
+
+STACKS = {"Ana": 10_000, "Bea": 10_000, "Cid": 10_000}
+
+
+# --- stack continuity in the cash books ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("book", "passage"), [
+    ("PKR-cash", "NO está permitido sacar ni transferir parte de las fichas del Stack de un jugador"),
+    ("R003-cash", "No está permitido retirar fichas en juego (stack) por ningún concepto"),
+])  # fmt: skip
+def test_chips_leaving_between_consecutive_hands_is_ratholing(book: str, passage: str) -> None:
+    res = run(rathole(table(STACKS, [3, 1, 2]), 3, "Bea", 2_000), book)
+    assert found(res) == [("live:3", "STACK.NO_REMOVAL", ERROR)]
+    f, judged = res.findings[0]
+    assert judged == book and not f.house_decision and f.allowed_outcomes is None
+    assert passage in f.message and "Bea" in f.message and "-2,000" in f.actual
+    assert ("PKR Club cash" if book == "PKR-cash" else "RETIRO DE FICHAS DE LA MESA") in f.message
+
+
+def test_honest_table_has_no_finding_in_any_book() -> None:
+    hands = table(STACKS, [3, 1, 2, 3, 1])
+    for book in ("PKR-cash", "R003-cash", "CEP-2023", "TDA-2009", "online-standard"):
+        res = run(hands, book)
+        assert found(res) == [], book
+        assert res.stats["pairs"] == {"proven": 4} and res.stats["players_compared"] == {"proven": 12}
+
+
+def test_the_site_map_picks_the_book() -> None:
+    hands = rathole(table(STACKS, [3, 1, 2], site="pkrclub"), 2, "Cid", 500)
+    assert [(f.rule_id, f.severity, book) for f, book in run(hands).findings] == [
+        ("STACK.NO_REMOVAL", ERROR, "PKR-cash")]
+
+
+def test_a_gap_in_the_hand_numbers_suppresses_the_check() -> None:
+    hands = rathole(table(STACKS, [3, 1, 2, 3, 1]), 4, "Ana", 1_000)
+    hands[3:] = [replace(h, hand_id=f"live:{n}", site_hand_no=str(n)) for h, n in zip(hands[3:], (6, 7), strict=True)]
+    res = run(hands, "PKR-cash")
+    assert found(res) == []  # 3 -> 6: hands 4 and 5 are missing, so no continuity
+    assert res.stats["pairs"] == {"gap": 1, "proven": 3}
+    # the same removal across a pair that does follow is found (the check can fail)
+    assert found(run(rathole(hands, 5, "Bea", 300), "PKR-cash")) == [("live:7", "STACK.NO_REMOVAL", ERROR)]
+
+
+def test_a_player_who_leaves_and_comes_back_is_not_followed() -> None:
+    hands = table(STACKS, [3, 1, 2])
+    two = after(hands[1])
+    hands[2] = walk(3, {"Ana": two["Ana"], "Bea": two["Bea"], "Dan": 5_000}, button=2, seats={"Dan": 3})
+    hands.append(walk(4, {**after(hands[2]), "Cid": 4_000}, button=3, seats={"Dan": 3, "Cid": 4}))
+    res = run(hands, "R003-cash")
+    assert found(res) == []  # Cid sat out hand 3 and came back with less: a new session, not a rathole
+
+
+def test_a_seat_change_is_not_compared() -> None:
+    hands = table(STACKS, [3, 1, 2])
+    hands[2] = walk(3, {**after(hands[1]), "Cid": 1}, button=2, seats={"Cid": 4})
+    assert found(run(hands, "PKR-cash")) == []
+
+
+def test_written_rebuy_is_not_ratholing_nor_unexplained(tmp_path: Path) -> None:
+    hands = rathole(table(STACKS, [3, 1, 2]), 3, "Bea", -5_000)  # Bea starts hand 3 with 5,000 more
+    assert found(run(hands, "PKR-cash")) == [("live:3", "POT.CHIP_CONSERVATION", WARNING)]  # PKR: not stated
+    written = {"after:live:2": "Bea rebuys 5,000\n"}
+    res = run(hands, "PKR-cash", written, tmp_path)
+    assert found(res) == [] and res.stats["written_adds"] == 1
+    # another player's rebuy does not explain Bea's chips
+    assert found(run(hands, "PKR-cash", {"after:live:2": "Ana rebuys 5,000\n"}, tmp_path)) == [
+        ("live:3", "POT.CHIP_CONSERVATION", WARNING)]
+
+
+def test_top_up_is_legal_where_the_book_allows_it() -> None:
+    hands = rathole(table(STACKS, [3, 1, 2]), 3, "Bea", -5_000)
+    assert found(run(hands, "R003-cash")) == []  # R003 «AUMENTO DE STACK»: usable from the next hand
+    assert found(run(hands, "online-standard")) == []  # sites top up by themselves
+    f, _ = run(hands, "PKR-cash").findings[0]
+    assert "not stated" in f.message and f.severity == WARNING
+
+
+def test_online_removal_is_data_and_names_the_anomaly() -> None:
+    res = run(rathole(table(STACKS, [3, 1, 2]), 3, "Bea", 2_000), "online-standard")
+    assert found(res) == [("live:3", "STACK.NO_REMOVAL", DATA)]
+    f, _ = res.findings[0]
+    assert "site: stack smaller than the previous hand left it" in f.actual and not f.house_decision
+
+
+def test_winner_short_by_an_unwritten_rake_is_named() -> None:
+    hands = table(STACKS, [3, 1, 2])
+    winner = hands[1].awards[0].player  # collected 200 in hand 2, starts hand 3 with 6 less
+    f, _ = run(rathole(hands, 3, winner, 6), "online-standard").findings[0]
+    assert "rake or drop the hand never writes" in f.actual
+
+
+# --- what a site-wide numbering can prove ----------------------------------------------------------
+
+
+def _site_wide(hands: list[Hand], numbers: list[int]) -> list[Hand]:
+    return [replace(h, hand_id=f"live:{n}", site_hand_no=str(n)) for h, n in zip(hands, numbers, strict=True)]
+
+
+def test_site_wide_numbers_with_one_step_of_the_button_are_likely_not_proven(tmp_path: Path) -> None:
+    hands = _site_wide(rathole(table(STACKS, [3, 1, 2]), 3, "Bea", 2_000), [1000, 1733, 2412])
+    res = run(hands, "PKR-cash", {}, tmp_path)
+    assert found(res) == [("live:2412", "STACK.NO_REMOVAL", WARNING)]  # never ERROR without the numbers
+    assert res.stats["pairs"] == {"likely": 2}
+    # the button skipping a seat means a hand is missing: nothing is compared
+    skipped = [*hands[:2], replace(hands[2], button_seat=3)]
+    assert found(run(skipped, "PKR-cash", {}, tmp_path)) == []
+    # two stacks moved at once look like a missing hand, not two breaches
+    both = rathole(list(hands), 3, "Ana", 100)
+    res = run(both, "PKR-cash", {}, tmp_path)
+    assert found(res) == [] and res.stats["likely_pairs_with_several_moves"] == 1
+
+
+def test_site_wide_numbers_far_apart_in_time_are_a_gap(tmp_path: Path) -> None:
+    hands = _site_wide(rathole(table(STACKS, [3, 1, 2]), 3, "Bea", 2_000), [1000, 1733, 2412])
+    hands[2] = replace(hands[2], started_at=hands[1].started_at + timedelta(hours=2))
+    assert found(run(hands, "PKR-cash", {}, tmp_path)) == []
+
+
+def test_reset_stacks_tables_are_not_compared() -> None:
+    hands = [walk(n, STACKS, button=b) for n, b in enumerate([3, 1, 2], start=1)]  # every hand at 10,000
+    res = run(hands, "PKR-cash")
+    assert found(res) == [] and res.stats["tables_reset_stacks"] == 1
+
+
+# --- tournaments -----------------------------------------------------------------------------------
+
+TOURNEY = {"game_type": "tournament", "tournament": "77"}
+
+
+def test_tournament_chips_from_nowhere_per_book() -> None:
+    hands = rathole(table(STACKS, [3, 1, 2], **TOURNEY), 3, "Ana", -1_000)
+    assert found(run(hands, "CEP-2023")) == [("live:3", "POT.CHIP_CONSERVATION", ERROR)]
+    assert found(run(hands, "TDA-2009")) == [("live:3", "POT.CHIP_CONSERVATION", ERROR)]
+    res = run(hands, "online-standard")
+    assert found(res) == [("live:3", "POT.CHIP_CONSERVATION", DATA)]
+    assert "site: chips added with no rebuy" in res.findings[0][0].actual
+
+
+def test_colour_up_at_a_level_change_is_for_the_td() -> None:
+    hands = table(STACKS, [3, 1], **TOURNEY)
+    hands.append(walk(3, {**after(hands[1]), "Ana": after(hands[1])["Ana"] - 75}, button=2, sb=200, bb=400,
+                      **TOURNEY))  # fmt: skip
+    f, _ = run(hands, "TDA-2009").findings[0]
+    assert (f.rule_id, f.severity, f.house_decision) == ("TOURNEY.CHIP_RACE", REVIEW, True)
+    assert f.allowed_outcomes == "colour_up_remainder|chip_removal" and "art. 16 Chip-Race" in f.message
+    # the same 75 chips gone without a level change are a removal
+    assert found(run(rathole(table(STACKS, [3, 1, 2], **TOURNEY), 3, "Ana", 75), "TDA-2009")) == [
+        ("live:3", "POT.CHIP_CONSERVATION", ERROR)]
+
+
+def _bust_and_back(**kw: Any) -> list[Hand]:
+    """Ana shoves hand 1 into Bea's big blind and loses everything; Ana sits at seat 1 in hand 2."""
+    script = [("preflop", "Ana", "post_sb", 100), ("preflop", "Bea", "post_bb", 200), ("preflop", "Cid", "fold", None),
+              ("preflop", "Ana", "raise", 3_000), ("preflop", "Bea", "call", 2_800)]  # fmt: skip
+    one = make_hand([("Ana", 3_000), ("Bea", 10_000), ("Cid", 10_000)], script, button=3, site="live",
+                    hand_id="live:1", awards=[("Bea", 6_000)], game_type=kw.get("game_type", "cash"))
+    one = replace(one, tournament_id=kw.get("tournament"), started_at=T0)
+    two = walk(2, {"Ana": 3_000, "Bea": 13_000, "Cid": 10_000}, button=1, **kw)
+    return [one, two]
+
+
+def test_busted_all_in_back_with_chips(tmp_path: Path) -> None:
+    hands = _bust_and_back(**TOURNEY)
+    res = run(hands, "CEP-2023")
+    assert found(res) == [("live:2", "ALLIN.HIDDEN_CHIPS", REVIEW)]
+    f, _ = res.findings[0]
+    assert f.house_decision and f.allowed_outcomes and "el director del torneo determinará" in f.message
+    # written as a rebuy: CEP seats a re-entry elsewhere, a site's rebuy tournament does not
+    rebuy = {"after:live:1": "Ana re-buys and receives 3000 chips for $10.00\n"}
+    assert found(run(hands, "CEP-2023", rebuy, tmp_path)) == [("live:2", "TOURNEY.LATE_REG_REENTRY", ERROR)]
+    assert found(run(hands, "online-standard", rebuy, tmp_path)) == []
+    assert found(run(hands, "online-standard")) == [("live:2", "POT.CHIP_CONSERVATION", DATA)]
+    # in PKR's cash game the same record is hidden chips or an unwritten rebuy: the floor's call
+    cash = run(_bust_and_back(), "PKR-cash")
+    assert found(cash) == [("live:2", "ALLIN.HIDDEN_CHIPS", REVIEW)]
+    assert "las fichas no harán parte del pozo" in cash.findings[0][0].message
+
+
+# --- button, new players, levels -------------------------------------------------------------------
+
+
+def test_button_must_move_one_seat() -> None:
+    hands = table(STACKS, [3, 1, 3])  # the button goes back to seat 3 instead of on to seat 2
+    assert found(run(hands, "PKR-cash")) == [("live:3", "BUTTON.WRONG_POSITION", ERROR)]
+    f, _ = run(hands, "CEP-2023").findings[0]
+    assert "misdeal" in f.message and "el botón se moverá" in f.message
+    assert found(run(hands, "R003-cash")) == []  # R003 and TDA 2009 do not state it
+    assert found(run(hands, "online-standard")) == []  # sites place their own button
+
+
+def test_dead_button_moves_to_the_previous_small_blind() -> None:
+    hands = table({"Ana": 10_000, "Bea": 10_000, "Cid": 10_000, "Dan": 10_000}, [4, 1, 2], **TOURNEY)
+    assert found(run(hands, "CEP-2023")) == []
+    wrong = [*hands[:2], replace(hands[2], button_seat=3)]
+    assert ("live:3", "BUTTON.WRONG_POSITION", ERROR) in found(run(wrong, "CEP-2023"))
+
+
+FOUR = {"Ana": 10_000, "Bea": 10_000, "Cid": 10_000, "Dan": 10_000}
+FOUR_SEATS = {"Ana": 1, "Bea": 2, "Cid": 4, "Dan": 5}
+
+
+def _new_player(seat: int, dealt: bool = True) -> list[Hand]:
+    """Eve sits down at ``seat`` before hand 2 of a dead-button table: hand 1 has the button at seat 1,
+    Bea (2) and Cid (4) in the blinds, so hand 2 has the button at 2 and Cid (4), Dan (5) in them."""
+    one = walk(1, FOUR, button=1, seats=FOUR_SEATS, **TOURNEY)
+    two = walk(2, {**after(one), "Eve": 10_000}, button=2, seats={**FOUR_SEATS, "Eve": seat}, blinds=("Cid", "Dan"),
+               idle=() if dealt else ("Eve",), **TOURNEY)
+    return [one, two]
+
+
+def _new_player_findings(hands: list[Hand], book: str) -> list[tuple[str, str, str]]:
+    return [r for r in found(run(hands, book)) if r[1] == "BLIND.NEW_PLAYER_POSITION"]
+
+
+def test_new_player_dealt_in_between_button_and_small_blind() -> None:
+    hands = _new_player(3)  # seat 3: after the button (2), before the small blind (4)
+    assert _new_player_findings(hands, "CEP-2023") == [("live:2", "BLIND.NEW_PLAYER_POSITION", ERROR)]
+    assert _new_player_findings(hands, "TDA-2009") == [("live:2", "BLIND.NEW_PLAYER_POSITION", ERROR)]
+    assert _new_player_findings(hands, "online-standard") == [("live:2", "BLIND.NEW_PLAYER_POSITION", WARNING)]
+    assert _new_player_findings(hands, "PKR-cash") == []  # a cash book: not stated
+    f = next(f for f, _ in run(hands, "TDA-2009").findings if f.rule_id == "BLIND.NEW_PLAYER_POSITION")
+    assert "El único lugar en el que no recibirán cartas" in f.message and "art. 5 Romper Mesas" in f.message
+
+
+@pytest.mark.parametrize("seat", [6, 2])
+def test_new_player_after_the_blinds_or_on_the_button_is_legal(seat: int) -> None:
+    hands = _new_player(seat) if seat == 6 else _new_player_on_button()
+    assert _new_player_findings(hands, "CEP-2023") == []
+
+
+def _new_player_on_button() -> list[Hand]:
+    one = walk(1, {"Ana": 10_000, "Cid": 10_000, "Dan": 10_000}, button=1, seats={"Ana": 1, "Cid": 4, "Dan": 5},
+               **TOURNEY)  # fmt: skip
+    two = walk(2, {**after(one), "Eve": 10_000}, button=2, seats={"Ana": 1, "Eve": 2, "Cid": 4, "Dan": 5},
+               blinds=("Dan", "Ana"), **TOURNEY)  # fmt: skip
+    return [one, two]
+
+
+def test_new_player_waiting_for_the_button_is_legal() -> None:
+    assert _new_player_findings(_new_player(3, dealt=False), "CEP-2023") == []
+
+
+def test_older_level_after_a_newer_one_in_the_same_tournament() -> None:
+    a = walk(1, STACKS, button=3, sb=200, bb=400, table="A", at=T0, **TOURNEY)
+    b = walk(2, STACKS, button=3, sb=100, bb=200, table="B", at=T0 + timedelta(seconds=30), **TOURNEY)
+    assert found(run([a, b], "CEP-2023")) == [("live:2", "LEVEL.NEXT_HAND", WARNING)]
+    assert found(run([a, b], "online-standard")) == [("live:2", "LEVEL.NEXT_HAND", DATA)]
+    # within the same second (the hand's start stands in for the first shuffle): no finding
+    b_same = replace(b, started_at=T0 + timedelta(seconds=1))
+    assert found(run([a, b_same], "CEP-2023")) == []
+    # the later hand at the newer level is the rule working
+    assert found(run([b, replace(a, started_at=T0 + timedelta(minutes=5))], "CEP-2023")) == []
+
+
+def test_chips_added_during_a_hand_used_in_it(tmp_path: Path) -> None:
+    script = [("preflop", "Ana", "post_sb", 100), ("preflop", "Bea", "post_bb", 200), ("preflop", "Cid", "fold", None),
+              ("preflop", "Ana", "raise", 3_000), ("preflop", "Bea", "call", 2_800)]  # fmt: skip
+    hand = make_hand([("Ana", 1_000), ("Bea", 10_000), ("Cid", 10_000)], script, button=3, site="live",
+                     hand_id="live:1", awards=[("Bea", 6_000)])
+    hand = replace(hand, started_at=T0)
+    text = {"live:1": "Hand #1\nAna posts small blind 100\nAna adds 2,000\nAna raises to 3,000\n"}
+    assert found(run([hand], "R003-cash", text, tmp_path)) == [("live:1", "STACK.ADD_ON_TIMING", ERROR)]
+    assert found(run([hand], "R003-cash", {}, tmp_path)) == []  # no add written: only the per-hand overdraw
+    assert found(run([hand], "online-standard", text, tmp_path)) == [("live:1", "STACK.ADD_ON_TIMING", DATA)]
+
+
+# --- wiring and citations --------------------------------------------------------------------------
+
+
+def test_check_warehouse_stores_the_findings(tmp_path: Path) -> None:
+    hands = rathole(table(STACKS, [3, 1, 2], site="pkrclub"), 3, "Bea", 2_000)
+    con = connect(tmp_path / "w.duckdb")
+    try:
+        frames = hands_to_frames(hands)
+        frames.tables["reconciliation"] = reconcile_frames(frames)
+        for name, frame in frames.tables.items():
+            con.register("_f", frame.to_arrow())
+            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _f")
+            con.unregister("_f")
+        summary = check_warehouse(con)
+        rows = con.execute("SELECT hand_id, rule_id, severity, rulebook, run_id FROM violations"
+                           " WHERE rule_id = 'STACK.NO_REMOVAL'").fetchall()
+        assert rows == [("pkrclub:3", "STACK.NO_REMOVAL", ERROR, "PKR-cash", summary["run_id"])]
+        assert summary["continuity"]["findings"] == {"STACK.NO_REMOVAL/error": 1}
+        again = check_warehouse(con)  # a re-run replaces, never doubles
+        assert con.execute("SELECT count(*) FROM violations WHERE rule_id = 'STACK.NO_REMOVAL'").fetchone() == (1,)
+        assert again["continuity"]["tables_checked"] == 1
+        off = check_warehouse(con, cross_hand=False)
+        assert "continuity" not in off
+        assert con.execute("SELECT count(*) FROM violations WHERE rule_id = 'STACK.NO_REMOVAL'").fetchone() == (0,)
+    finally:
+        con.close()
+
+
+def test_every_quoted_passage_is_in_its_seed() -> None:
+    seeds = SHARED / "seeds"
+    if not seeds.exists():
+        pytest.skip(f"seed rulebooks not available at {seeds}")
+    for (rule, book), (tag, article, passage) in _CITES.items():
+        text = re.sub(r"\s+", " ", (seeds / _SEED[tag]).read_text(encoding="utf-8"))
+        assert re.sub(r"\s+", " ", passage) in text, (rule, book)
+        assert article, (rule, book)
+
+
+# --- real hands ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from warehouse.ingest import ingest_paths
+
+    hands = real_data()
+    tournaments = SHARED / "data" / "tournaments"
+    if not tournaments.exists():
+        pytest.skip(f"real tournament files not available at {tournaments}")
+    path = tmp_path_factory.mktemp("continuity") / "real.duckdb"
+    ingest_paths([hands, tournaments], path, progress=False)
+    return path
+
+
+def test_real_hands_figures(real_warehouse: Path) -> None:
+    """Every real hand under its mapped book (all online-standard): the sequences checked and the
+    findings by rule and severity, pinned; no ERROR, and each DATA finding names the site anomaly."""
+    con = connect(real_warehouse)
+    try:
+        res = continuity_findings(con, None, load_mapping())
+    finally:
+        con.close()
+    s = res.stats
+    assert (s["tables"], s["tables_with_pairs"], s["tables_checked"], s["tables_reset_stacks"]) == (805, 225, 112, 36)
+    assert s["pairs"] == {"gap": 954, "likely": 3317, "proven": 9598, "unordered": 3463}
+    assert s["players_compared"] == {"likely": 16232, "proven": 797}
+    assert s["findings"] == {"POT.CHIP_CONSERVATION/data": 36, "STACK.NO_REMOVAL/data": 33}
+    assert s["written_adds"] == 5 and s["buttons_compared"] == 134
+    by_site: dict[str, int] = {}
+    for f, _ in res.findings:
+        assert f.severity == DATA and not f.house_decision
+        assert "; site: " in f.actual, f
+        by_site[f.hand_id.split(":")[0]] = by_site.get(f.hand_id.split(":")[0], 0) + 1
+    # 888 rebuy tournaments write no rebuy; GGPoker 2020 PLO writes the collection before its rake
+    assert by_site == {"888": 29, "bovada": 7, "ggpoker": 32, "partypoker": 1}
+
+
+def test_real_hands_under_a_live_book_err_only_on_proven_pairs(real_warehouse: Path) -> None:
+    """Forced under PKR-cash, chips leaving on real data are WARNING (only the button proves the
+    pair), and the only ERRORs are on pairs the hand numbers prove consecutive."""
+    con = connect(real_warehouse)
+    try:
+        res = continuity_findings(con, "PKR-cash", load_mapping())
+        proven = {r[0] for r in con.execute(
+            "WITH h AS (SELECT hand_id, site, coalesce(tournament_id, '') t, table_name,"
+            " TRY_CAST(regexp_extract(site_hand_no, '^(?:[A-Za-z]*|.*[:#-])([0-9]{1,18})$', 1) AS BIGINT) n"
+            " FROM hands) SELECT c.hand_id FROM h c JOIN h p USING (site, t, table_name) WHERE c.n = p.n + 1"
+        ).fetchall()}
+    finally:
+        con.close()
+    errors = [f for f, _ in res.findings if f.severity == ERROR]
+    assert errors and all(f.hand_id in proven for f in errors)
+    assert {f.rule_id for f in errors} == {"BUTTON.WRONG_POSITION"}
+    assert not [f for f, _ in res.findings if f.rule_id == "STACK.NO_REMOVAL" and f.severity == ERROR]
