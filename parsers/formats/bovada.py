@@ -10,6 +10,7 @@ position label; the file owner ("[ME]") is named "Hero" so that he is one player
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import ClassVar
 
 from parsers.base import StartLineFormat
@@ -127,15 +128,20 @@ def _parse(block: Block, source_file: str) -> Hand:
     i = 2 if lines[1].startswith("Table Info:") else 1
     ids = _player_ids(lines)
     positions: dict[str, str] = {}
+    listed: list[re.Match[str]] = []
     while i < len(lines) and (s := _SEAT.match(lines[i])) is not None:
-        name = "Hero" if s["me"] else ids.get(s["seat"], s["pos"].strip())
+        listed.append(s)
+        i += 1
+    if not listed:
+        raise ParseError("no seats", i + 1)
+    numbers = _seat_numbers(listed, lines[i:i + 40])
+    for s, seat_no in zip(listed, numbers, strict=True):
+        written = s["seat"]
+        name = "Hero" if s["me"] else ids.get(written, s["pos"].strip() if seat_no == int(written) else f"#{written}")
         positions[s["pos"].strip()] = name
-        hand.seats.append(Seat(int(s["seat"]), name, money(s["cash"])))
+        hand.seats.append(Seat(seat_no, name, money(s["cash"])))
         if s["me"]:
             hand.hero = name
-        i += 1
-    if not hand.seats:
-        raise ParseError("no seats", i + 1)
     dealt: dict[str, str] = {}
     dealing = True  # before *** HOLE CARDS ***: forced bets
     marked = any(line.startswith(("Card dealt to table", "Card to the table", "*** FLOP")) for line in lines)
@@ -288,6 +294,27 @@ def _player_ids(lines: list[str]) -> dict[str, str]:
     return {}
 
 
+def _seat_numbers(listed: list[re.Match[str]], after: list[str]) -> list[int]:
+    """The table seat of each listed player.
+
+    Why: from 2016 some tournament exports write a player id where the seat number belongs
+    ("Seat 957: Dealer", "Seat 75: UTG+3"; the same number keeps its stack from hand to hand),
+    listing the players in table order and giving the button's real seat in "Set dealer [4]".
+    Read as seat numbers they scramble the turn order. When the written numbers cannot be seats
+    (above 10, or not ascending down the list), the seats are the listing order, placed so that
+    the Dealer-labelled player sits on the written button seat; the number is the player's id.
+    """
+    written = [int(s["seat"]) for s in listed]
+    if max(written) <= 10 and all(a < b for a, b in pairwise(written)):
+        return written
+    button = next((int(d[1]) for ln in after if (d := _SET_DEALER.search(ln)) is not None), None)
+    dealer = next((k for k, s in enumerate(listed) if s["pos"].strip() == "Dealer"), None)
+    order = list(range(1, len(listed) + 1))
+    if button is None or dealer is None or button <= dealer:
+        return order
+    return order[:dealer] + [button + k for k in range(len(listed) - dealer)]
+
+
 def _check_button(hand: Hand, positions: dict[str, str]) -> None:
     """Keep "Set dealer [N]" only when it agrees with the seat labelled "Dealer".
 
@@ -355,7 +382,10 @@ def _action(player: str, rest: str, b: HandBuilder, money: Money, *, dealing: bo
             b.raise_to(player, None, money(tail.split()[0]), all_in)
     elif rest.startswith("All-in "):
         amount = money(rest[7:].split()[0])
-        if dealing:  # an all-in blind
+        blinds = any(x.kind in (Kind.POST_SB, Kind.POST_BB) for x in b.hand.actions)
+        if dealing and not blinds and b.hand.ante and amount <= b.hand.ante:
+            b.post(player, Kind.POST_ANTE, amount, all_in=True)  # all in for the ante, among the antes
+        elif dealing:  # an all-in blind
             kind = Kind.POST_SB if not any(x.kind is Kind.POST_SB for x in b.hand.actions) else Kind.POST_BB
             b.post(player, kind, amount, all_in=True)
         else:

@@ -143,8 +143,14 @@ def test_button_seat_from_set_dealer_line() -> None:
             text = f.read(h.byte_length).decode("utf-8", "replace")
         written = re.search(r"Set dealer(?:/Bring in spot)? \[(\d+)\]", text)
         dealer = re.search(r"^Seat (\d+): Dealer\b", text, re.MULTILINE)
+        numbers = [int(n) for n in re.findall(r"^Seat (\d+): ", text, re.MULTILINE)]
+        ids = max(numbers) > 10 or numbers != sorted(set(numbers))
         if written is None:
             assert h.button_seat is None, h.hand_id
+        elif ids:
+            # the numbers are player ids: the button is the written seat, and someone sits on it
+            assert h.button_seat == int(written[1]) and h.button_seat in {s.seat_no for s in h.seats}, h.hand_id
+            with_button += 1
         elif dealer is not None and dealer[1] != written[1]:
             assert h.button_seat is None, h.hand_id  # the file contradicts itself: left unknown
         else:
@@ -153,7 +159,12 @@ def test_button_seat_from_set_dealer_line() -> None:
     assert with_button >= 700
 
 
-def test_button_left_unknown_when_the_seat_numbers_contradict_it() -> None:
-    # hhp's renumbered fixture: "Seat 6: Dealer" but "Dealer : Set dealer [5]"
+def test_seat_numbers_that_are_player_ids() -> None:
+    # "Seat 5: UTG+2, Seat 8: UTG+3, Seat 9: UTG+4, Seat 7: UTG+5, Seat 6: Dealer, ..." and
+    # "Dealer : Set dealer [5]": the numbers are ids (not ascending), the list is the table order
+    # and the Dealer is its fifth player
     (hand,) = parse_one(FORMAT, real_data(*IGNITION, "sng-split-pot.txt"))
-    assert hand.button_seat is None
+    assert hand.button_seat == 5
+    assert [(s.seat_no, s.player) for s in hand.seats][:6] == [
+        (1, "#5"), (2, "#8"), (3, "#9"), (4, "#7"), (5, "#6"), (6, "#4"),
+    ]

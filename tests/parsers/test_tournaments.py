@@ -7,6 +7,7 @@ and that every parsed hand reconciles with the site's own totals.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
@@ -78,14 +79,18 @@ def test_bovada_ante_small_blind_rebuys_and_addons() -> None:
 
 def test_bovada_timed_out_actions() -> None:
     path = tour("Bovada", "Flop", "NLHE-9max-USD-MTT - Monthly Milly - $1.000.000 Guaranteed - TT$500-$35 - 202106.txt")
-    # "UTG+5 : Bets chip info(timeout) 59566" is a bet of 59,566, returned uncalled
+    # "UTG+5 : Bets chip info(timeout) 59566" is a bet of 59,566, returned uncalled; this export
+    # writes player ids as seat numbers ("Seat 1505: UTG+5"): the player is "#1505"
     hand = hand_from(bovada.FORMAT, path, "4328194413")
     bet = next(a for a in hand.actions if a.kind is Kind.BET)
-    assert (bet.player, bet.amount, bet.contribution) == ("UTG+5", 59566, 59566)
-    assert awards(hand) == [("UTG+5", 20680, 0, 1)] and hand.site_total_pot == 20680
+    assert (bet.player, bet.amount, bet.contribution) == ("#1505", 59566, 59566)
+    assert awards(hand) == [("#1505", 20680, 0, 1)] and hand.site_total_pot == 20680
+    # the list is the table order and "Set dealer [9]" seats the Dealer (Hero) on the ninth seat
+    assert hand.button_seat == 9 and [s.player for s in hand.seats][:2] == ["#1243", "#1833"]
+    assert next(s.seat_no for s in hand.seats if s.player == "Hero") == 9
     # "Small Blind : All-in(raise-timeout) 79140 to 80140": a raise to 80,140, all in
     raises = [a for h in parse_all(bovada.FORMAT, [path])[0] for a in h.actions if a.raise_to == 80140]
-    assert [(a.player, a.kind, a.amount, a.all_in) for a in raises] == [("Small Blind", Kind.RAISE, 79140, True)]
+    assert [(a.player, a.kind, a.amount, a.all_in) for a in raises] == [("#1505", Kind.RAISE, 79140, True)]
 
 
 def test_bovada_omaha_hilo_tournament_limits() -> None:
@@ -252,3 +257,26 @@ def test_pokerstars_zoom_tournament_headers() -> None:
     # "Zoom Tournament #1537004521, $24.55+$2.45 USD Mixed Omaha (5 Card Omaha Pot Limit)"
     assert quarantined == [] and {h.variant for h in hands} == {"omaha", "omaha5"}
     assert {h.tournament_id for h in hands} == {"1537004521"} and not_ok(hands) == {}
+
+
+_LABEL_ORDER = ["Small Blind", "Big Blind", "UTG", *(f"UTG+{k}" for k in range(1, 8)), "Dealer"]
+
+
+def test_bovada_tournament_seats_go_round_in_the_order_of_their_labels() -> None:
+    """The position labels are the site's own turn order: read clockwise from the button, the seats
+    must meet Small Blind, Big Blind, UTG, UTG+1, ... Dealer. Exports that write player ids as seat
+    numbers ("Seat 957: Dealer") scrambled this into 1,487 false ACTION.ORDER errors."""
+    _, _, hands = _per_file(bovada.FORMAT, tour("Bovada"))
+    checked = 0
+    for h in hands:
+        with open(h.source_file, "rb") as f:
+            f.seek(h.byte_offset)
+            text = f.read(h.byte_length).decode("utf-8", "replace")
+        labels = [m[1] for m in re.finditer(r"^Seat \d+: (.+?)(?: \[ME\])? \(", text, re.MULTILINE)]
+        if h.button_seat is None or len(labels) != len(h.seats):
+            continue
+        by_seat = sorted(zip((s.seat_no for s in h.seats), labels, strict=True))
+        after = [lab for no, lab in by_seat if no > h.button_seat] + [lab for no, lab in by_seat if no <= h.button_seat]
+        assert after == sorted(after, key=_LABEL_ORDER.index), h.hand_id
+        checked += 1
+    assert checked >= 590
