@@ -7,6 +7,8 @@ of the last bet is therefore derived from the bets alone (nobody can win chips n
 the "wins" lines confirm it, e.g. a 0.35 raise folded to wins 0.25 = blinds + the matched 0.10),
 and reconciliation checks the implied rake. A hand starts at the skin's banner line, or at the
 "Hand history for game" line when a file has no banner. Times carry no zone: left None.
+Tournament files carry table chat ("EricBlade: lol") and table moves ("... has been reseated to
+this table"): neither moves chips.
 Stud is quarantined as an unsupported variant.
 """
 
@@ -24,7 +26,11 @@ from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Prove
 from parsers.money import to_units
 from parsers.reading import Block, iter_blocks, iter_lines
 
-_BANNER = re.compile(r"^\ufeff?(?:Everleaf Gaming(?: - .+?)?(?: Game #\d+)?|Partouche Poker Gibraltar)\s*$")
+_BANNER = re.compile(
+    r"^\ufeff?(?:Everleaf Gaming(?: - .+?)?(?: Game #\d+)?|Partouche Poker Gibraltar|- - Grand Poker - Game #\d+)\s*$"
+)
+#: a tournament hand names its tournament and level before the game line (Grand Poker skin)
+_TOURNEY = re.compile(r"^Tournament #(?P<tid>\d+) - Level (?P<level>\S+)$")
 _HISTORY = re.compile(
     r"^\ufeff?\*{3,5} (?:Hand history for game #|Historique des Mains pour la partie )(?P<no>\d+) \*{3,5}\s*$"
 )
@@ -45,8 +51,10 @@ _WINS = re.compile(
 _QUIET = re.compile(
     r"^(?:Table .+|Total number of players: \d+|\*\* Dealing down cards \*\*|.+? does not show cards"
     r"|.+? has (?:joined|left) the table|.+? has disconnected.*|.+? est d.connect. .*|.+? sits out"
-    r"|.+? is sitting out|.+? has returned)\s*$"
+    r"|.+? is sitting out|.+? has returned|.+? has been reseated to this table)\s*$"
 )
+#: what a seated player's line may begin with when it is play, not chat ("Player3: lol not in bryan")
+_PLAY_WORDS = ("posts", "folds", "checks", "calls", "raises", "bets", "shows", "wins", "mucks", "does not")
 _LIMITS = {"NL": "NL", "PL": "PL", None: "FL"}
 _GAMES = {"Hold'em": "holdem", "Omaha Hi/Lo": "omaha_hilo", "Omaha": "omaha"}
 _CURRENCY = re.compile(r"\b(USD|EURO|EUR|GBP)\b|([$€£])")
@@ -54,10 +62,10 @@ _ISO = {"USD": "USD", "EURO": "EUR", "EUR": "EUR", "GBP": "GBP", "$": "USD", "�
 _STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
 
 
-def _amount(text: str) -> int:
-    """'$ 0.35 USD', '€ 0.76 EURO', '$0.63' -> cents."""
+def _amount(text: str, scale: int = 100) -> int:
+    """'$ 0.35 USD', '€ 0.76 EURO', '$0.63' -> cents; ' 100 Chips' -> 100 at scale 1."""
     body = re.sub(r"[^\d.,]", "", text)  # the currency, in any of its spellings (even 'ˆ' for '€')
-    return to_units(body, 100)
+    return to_units(body, scale)
 
 
 class EverleafFormat(TextHandFormat):
@@ -106,16 +114,25 @@ def _parse(block: Block, source_file: str) -> Hand:
     hand = new_hand(site=site, hand_no=no, fmt="everleaf", source_file=source_file, offset=block.offset,
                     length=block.length)
     start = next(i for i, ln in enumerate(lines) if _HISTORY.match(ln)) + 1
+    t = _TOURNEY.match(lines[start]) if start < len(lines) else None
+    if t is not None:
+        hand.tournament_id, hand.tournament_level = t["tid"], t["level"]
+        start += 1
     g = _GAME.match(lines[start]) if start < len(lines) else None
     if g is None:
         raise ParseError("no game line after the hand header", start + 1)
     if g["game"] not in _GAMES:
         raise ParseError(f"unsupported variant: {g['game']}")
     hand.variant, hand.betting = _GAMES[g["game"]], _LIMITS[g["limit"]]
-    hand.sb, hand.bb = _amount(g["sb"]), _amount(g["bb"])
+    head = "\n".join(lines[start:start + 12])
+    if t is not None or " Chips )" in head:  # tournament chips ("( 16476 Chips )", or a tournament line)
+        hand.game_type, hand.currency, hand.unit_scale = "tournament", "CHIPS", 1
+    else:
+        cur = _CURRENCY.search(head)
+        hand.currency = _ISO[cur.group(1) or cur.group(2)] if cur else "USD"
+    scale = hand.unit_scale
+    hand.sb, hand.bb = _amount(g["sb"], scale), _amount(g["bb"], scale)
     hand.max_seats = int(g["max"]) if g["max"] else None
-    cur = _CURRENCY.search("\n".join(lines[start:start + 12]))
-    hand.currency = _ISO[cur.group(1) or cur.group(2)] if cur else "USD"
     ledger = Ledger()
     hole: list[HoleCards] = []
     board = ""
@@ -136,13 +153,13 @@ def _parse(block: Block, source_file: str) -> Hand:
             cash = m["cash"]
             if cash in ("new player", "All-in"):
                 continue  # not dealt in (joining, or all in from an earlier hand)
-            hand.seats.append(Seat(int(m["seat"]), m["name"], _amount(cash)))
+            hand.seats.append(Seat(int(m["seat"]), m["name"], _amount(cash, scale)))
             seated.add(m["name"])
         elif m := _BUTTON.match(ln):
             hand.button_seat = int(m["seat"])
         elif m := _POST.match(ln):
             kind = {"small blind": Kind.POST_SB, "big blind": Kind.POST_BB, "ante": Kind.POST_ANTE}[m["what"]]
-            amount = _amount(m["amt"])
+            amount = _amount(m["amt"], scale)
             _known(m["name"], seated, n)
             # a second small or big blind in one hand is a returning player's post: live
             ledger.post(m["name"], kind, amount)
@@ -154,7 +171,7 @@ def _parse(block: Block, source_file: str) -> Hand:
             ledger.new_street(_STREETS[m["street"]])
             board += cards(m["cards"])
         elif m := _ACTION.match(ln):
-            _act(ledger, m["name"], m["verb"], m["amt"], seated, n)
+            _act(ledger, m["name"], m["verb"], m["amt"], seated, n, scale)
         elif m := _SHOWS.match(ln):
             shown = cards(m["cards"])
             if show_at is None:
@@ -165,10 +182,10 @@ def _parse(block: Block, source_file: str) -> Hand:
                 hole.append(HoleCards(m["name"], shown, Provenance.SHOWN))
         elif m := _WINS.match(ln):
             _known(m["name"], seated, n)
-            hand.awards.append(Award(m["name"], _amount(m["amt"]), 0 if m["pot"] == "main" else 1))
+            hand.awards.append(Award(m["name"], _amount(m["amt"], scale), 0 if m["pot"] == "main" else 1))
             ended = True
             last_win = "[" not in m["rest"] and bool(m["rest"].strip())
-        elif _QUIET.match(ln):
+        elif _QUIET.match(ln) or _chat(ln, seated):
             continue
         else:
             raise ParseError(f"unrecognised line: {ln[:80]!r}", n)
@@ -187,12 +204,19 @@ def _parse(block: Block, source_file: str) -> Hand:
     return hand
 
 
+def _chat(line: str, seated: set[str]) -> bool:
+    """A table-chat line: a seated player's name, a colon, and words that are no play."""
+    name, sep, said = line.partition(": ")
+    return bool(sep) and name in seated and not said.startswith(_PLAY_WORDS)
+
+
 def _known(player: str, seated: set[str], line: int) -> None:
     if player not in seated:
         raise ParseError(f"action by a player not in the seat list: {player!r}", line)
 
 
-def _act(ledger: Ledger, player: str, verb: str, amt: str | None, seated: set[str], line: int) -> None:
+def _act(ledger: Ledger, player: str, verb: str, amt: str | None, seated: set[str], line: int,
+         scale: int = 100) -> None:
     _known(player, seated, line)
     if verb == "folds":
         ledger.simple(player, Kind.FOLD)
@@ -201,11 +225,11 @@ def _act(ledger: Ledger, player: str, verb: str, amt: str | None, seated: set[st
     elif amt is None:
         raise ParseError(f"{verb} without an amount", line)
     elif verb == "calls":
-        ledger.called(player, _amount(amt))
+        ledger.called(player, _amount(amt, scale))
     else:
         top = max(ledger.street_in.values(), default=0)
         kind = Kind.BET if verb == "bets" or top == 0 else Kind.RAISE
-        ledger.added(player, kind, _amount(amt))
+        ledger.added(player, kind, _amount(amt, scale))
 
 
 FORMAT = EverleafFormat()

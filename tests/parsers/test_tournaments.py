@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, fulltilt, merge, pokerstars, pokertracker
+from parsers.formats import bovada, everleaf, fulltilt, merge, pokerstars, pokertracker
 from parsers.model import Kind
 from tests.conftest import SHARED
 
@@ -280,3 +280,17 @@ def test_bovada_tournament_seats_go_round_in_the_order_of_their_labels() -> None
         assert after == sorted(after, key=_LABEL_ORDER.index), h.hand_id
         checked += 1
     assert checked >= 590
+
+
+# -- Everleaf ------------------------------------------------------------------------------------
+def test_everleaf_tournaments_in_chips_with_chat_and_table_moves() -> None:
+    counts, reasons, hands = _per_file(everleaf.FORMAT, tour("Everleaf"))
+    # "( 16476 Chips )" seats: tournament chips at scale 1; table chat ("EricBlade: lol") and
+    # "willy2105 has been reseated to this table" move no chips
+    assert counts == {"NLHE-NA-0-0-201901.Grand.Tour.txt": (1, 0), "TID_1337923-1.txt": (54, 0),
+                      "TID_1627660-1.txt": (20, 0)}
+    assert not reasons and not_ok(hands) == {}
+    assert {(h.game_type, h.currency, h.unit_scale) for h in hands} == {("tournament", "CHIPS", 1)}
+    grand = next(h for h in hands if h.site_hand_no == "15649156")
+    # the Grand Poker skin names the tournament and level: "Tournament #2768325 - Level 2"
+    assert (grand.tournament_id, grand.tournament_level, grand.sb, grand.bb) == ("2768325", "2", 15, 30)
