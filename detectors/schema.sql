@@ -18,6 +18,10 @@ CREATE TABLE IF NOT EXISTS detector_runs (
     seconds          DOUBLE
 );
 
+-- PokerTracker 4 definitions, each HUD figure one ratio (detectors/stats.py): VPIP = vpip / vpip_opp
+-- (hands less walks), PFR = pfr / pfr_opp, x / x_opp for 3-bet, 4-bet, fold to 3-bet / 4-bet, steal,
+-- fold to steal, c-bet, fold to c-bet, flop check-raise; AF = post_aggr / post_calls,
+-- AFq = post_aggr / (post_aggr + post_calls + post_folds); WWSF = wwsf / saw_flop
 CREATE TABLE IF NOT EXISTS player_stats (
     run_id VARCHAR NOT NULL, hand_date DATE, player VARCHAR NOT NULL,
     hands BIGINT, vpip BIGINT, pfr BIGINT, threebet_opp BIGINT, threebet BIGINT,
@@ -28,6 +32,24 @@ CREATE TABLE IF NOT EXISTS player_stats (
     allin_adj_net_cbb BIGINT,      -- the same with all-in showdowns credited at equity
     allin_hands_adjusted BIGINT
 );
+-- added with the PokerTracker 4 opportunities (also on warehouses made before them; earlier runs' rows NULL)
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS walks BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS vpip_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS pfr_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fourbet_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fourbet BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fold_to_4bet_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fold_to_4bet BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS steal_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS steal BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fold_to_steal_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fold_to_steal BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fold_to_cbet_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS fold_to_cbet BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS flop_check_raise_opp BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS flop_check_raise BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS post_folds BIGINT;
+ALTER TABLE player_stats ADD COLUMN IF NOT EXISTS wwsf BIGINT;
 
 CREATE TABLE IF NOT EXISTS pair_stats (
     run_id VARCHAR NOT NULL, hand_date DATE, player_a VARCHAR NOT NULL, player_b VARCHAR NOT NULL,

@@ -1,11 +1,20 @@
 """Player and pair statistics as additive integer counts (a period is the sum of its days).
 
-Player statistics follow the HUD conventions (opportunity denominators): VPIP and PFR over hands
-dealt, 3-bet over spots facing exactly one preflop raise, fold-to-3-bet over the opener's spots
-facing a re-raise, c-bet over the preflop aggressor's first flop decision with no bet before,
-aggression = postflop (bets + raises) / postflop decisions (AFq style, so it stays defined when a
-player never calls), WTSD over hands that saw a flop, W$SD over showdowns. Winnings are stored
-in hundredths of a big blind so bb/100 = net_cbb / hands.
+Player statistics follow PokerTracker 4: each is a count and its opportunity count, so a period's
+figure is one ratio of two sums. VPIP over hands less walks (everyone folded to the big blind);
+PFR over hands with a preflop decision where a raise was possible; 3-bet (4-bet) over preflop
+decisions facing exactly one (two) raises with a raise possible, so a shove the player cannot
+re-raise (stack behind no more than the call, or no opponent left with chips) is no chance;
+fold to 3-bet (4-bet) over the 2-bettor's (3-bettor's) decisions facing the next raise; steal
+over first-in spots in the cutoff, button or small blind, fold to steal over a blind's decision
+facing only that raise; c-bet over the preflop aggressor's first flop decision with no bet
+before, fold to c-bet over the others' decisions facing only that bet; flop check-raise over the
+first bet faced after checking the flop. Aggression postflop: AF = (bets + raises) / calls and
+AFq = (bets + raises) / (bets + raises + calls + folds); WTSD and WWSF over hands that saw a flop,
+W$SD over showdowns. Winnings are stored in hundredths of a big blind so bb/100 = net_cbb / hands.
+Not PokerTracker's: positions come from the seat order after the button (no button: no steal
+seat but the small blind), and an all-in raise too small to reopen the betting still counts as a
+raise.
 
 Pair statistics are ordered (A, B): how A acts against B. The decision contrasts compare A's
 decisions heads-up with B (``hu``) or facing B's bet or raise (``face``) with A's own decisions
@@ -24,6 +33,7 @@ with the string ids for the evidence queries, and the spot (``ctx``) is kept as 
 from __future__ import annotations
 
 import duckdb
+import polars as pl
 
 from detectors.features import replace_view
 
@@ -35,11 +45,91 @@ MIN_HANDS = 20
 GROUPS = ("hu_pre", "hu_post", "face_pre", "face_post")
 
 
+#: a walk: everyone folded to this player's blind, who never acted (no call, bet or raise
+#: preflop, not folded, alone at the end before any flop)
+WALK = "NOT hp.vpip AND hp.fold_seq IS NULL AND hp.n_live_end = 1 AND NOT hp.saw_flop"
+
+
+def _before(x: pl.Expr, start: pl.Expr) -> pl.Expr:
+    """Running sum of ``x`` over the earlier rows of a segment (rows sorted; ``start`` marks a
+    segment's first row), as the features' betting scan does it: one vectorised pass."""
+    before = x.cum_sum() - x
+    return before - pl.when(start).then(before).forward_fill()
+
+
+def _action_context(con: duckdb.DuckDBPyConnection) -> None:
+    """_ctx_w (registered): per action, the running sums PokerTracker 4's opportunities need.
+
+    Preflop: the actor's chips already in (antes and blinds included: stack behind = stack less
+    this), players all-in and calls (limps, cold calls) before the action, and whether it is the
+    actor's first decision. Flop: whether the actor's previous flop decision was a check (a bet
+    faced next is a check-raise chance). Why polars: these are sums over the earlier actions of a
+    hand or seat, which DuckDB computes as framed windows (a sort each, several times the cost of
+    the rest of the statistics) and polars as cumulative sums over rows sorted once."""
+    c = pl.col
+    a = con.execute(
+        """SELECT hk, seq, pk, street = 'preflop' AS pre, coalesce(contribution, 0) AS contribution,
+               coalesce(all_in, FALSE)::INT AS all_in, (kind = 'call')::INT AS calls, kind = 'check' AS checks,
+               kind IN ('fold', 'check', 'call', 'bet', 'raise')::INT AS decision
+        FROM k_act WHERE street IN ('preflop', 'flop')"""
+    ).pl()
+    a = a.sort("hk", "pre", "seq")
+    new_part = ((c("hk") != c("hk").shift(1)) | (c("pre") != c("pre").shift(1))).fill_null(True)
+    a = a.with_columns(allin_before=_before(c("all_in"), new_part), calls_before=_before(c("calls"), new_part))
+    a = a.sort("hk", "pk", "pre", "seq")
+    new_seat = ((c("hk") != c("hk").shift(1)) | (c("pk") != c("pk").shift(1))
+                | (c("pre") != c("pre").shift(1))).fill_null(True)
+    prev_check = pl.when(c("decision") == 1).then(c("checks")).otherwise(None).forward_fill().shift(1)
+    a = a.with_columns(
+        own_in_before=_before(c("contribution"), new_seat),
+        first_decision=(c("decision") == 1) & (_before(c("decision"), new_seat) == 0),
+        after_check=pl.when(new_seat).then(False).otherwise(prev_check).fill_null(False),
+    ).filter(c("decision") == 1)
+    con.register("_ctx_w", a.select("hk", "seq", "own_in_before", "allin_before", "calls_before",
+                                    "first_decision", "after_check").to_arrow())
+
+
+def _spots(con: duckdb.DuckDBPyConnection) -> None:
+    """k_spot: every preflop and flop decision with the flags its opportunities are read from:
+    ``can_raise`` (chips behind beyond the call and an opponent live with chips: not facing an
+    unraisable all-in), ``blind`` (posted a blind), ``steal_seat`` (cutoff, button or small
+    blind), ``folded_to`` (no raise or call before), ``after_check`` (flop, checked before)."""
+    _action_context(con)
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_spot AS
+        WITH blinds AS (
+            SELECT hk, pk, bool_or(kind = 'post_sb') AS sb, bool_or(kind = 'post_bb') AS bb
+            FROM k_act WHERE kind IN ('post_sb', 'post_bb') GROUP BY ALL
+        )
+        SELECT d.hk, d.pk, d.hand_date, d.street, d.aggr, d.fold, d.facing, d.raises_before, d.last_aggr,
+            w.first_decision, w.after_check,
+            d.raises_before = 0 AND w.calls_before = 0 AS folded_to,
+            w.calls_before = 0 AS no_call_before,
+            coalesce(hp.stack - w.own_in_before > d.to_call, TRUE) AND d.n_live - 1 - w.allin_before > 0
+                AS can_raise,
+            coalesce(b.sb, FALSE) OR coalesce(b.bb, FALSE) AS blind,
+            coalesce(b.sb, FALSE) OR (hp.pos_group <> 'unk' AND NOT coalesce(b.bb, FALSE)
+                AND (hp.pos = hp.n_dealt - 1 OR (hp.pos = hp.n_dealt - 2 AND hp.pos >= 2))) AS steal_seat
+        FROM k_dec d JOIN _ctx_w w USING (hk, seq) JOIN k_hp hp ON hp.hk = d.hk AND hp.pk = d.pk
+        LEFT JOIN blinds b ON b.hk = d.hk AND b.pk = d.pk"""
+    )
+    con.unregister("_ctx_w")
+
+
 def player_stats(con: duckdb.DuckDBPyConnection) -> None:
-    """Create temp table t_player_stats (per hand_date, player) from k_hp and k_dec."""
+    """Create temp table t_player_stats (per hand_date, player) from k_hp, k_act and k_dec.
+
+    Counts with PokerTracker 4's opportunities, so each HUD figure is one ratio of two columns:
+    VPIP = vpip / vpip_opp (hands less walks), PFR = pfr / pfr_opp, and x / x_opp for 3-bet, 4-bet,
+    fold to 3-bet, fold to 4-bet, steal, fold to steal, c-bet, fold to c-bet, flop check-raise;
+    AF = post_aggr / post_calls, AFq = post_aggr / (post_aggr + post_calls + post_folds);
+    WTSD = wtsd / saw_flop, W$SD = wsd / wtsd, WWSF = wwsf / saw_flop. See the module docstring.
+    Decisions are summed per (day, player) directly: no per-hand grouping of millions of rows."""
+    _spots(con)
     con.execute(
         """CREATE OR REPLACE TEMP TABLE k_opener AS
-        SELECT hk, arg_min(pk, seq) AS opener, arg_max(pk, seq) AS pfa
+        SELECT hk, arg_min(pk, seq) AS opener, arg_max(pk, seq) AS pfa,
+               arg_min(pk, seq) FILTER (WHERE raises_before = 1) AS threebettor
         FROM k_dec WHERE street = 'preflop' AND aggr GROUP BY hk"""
     )
     replace_view(con, "opener", "SELECT h.hand_id, o.player AS opener, f.player AS pfa FROM k_opener k "
@@ -50,44 +140,78 @@ def player_stats(con: duckdb.DuckDBPyConnection) -> None:
         SELECT h.hk, p.pk, a.ev_net FROM allin_ev a JOIN k_hand h USING (hand_id) JOIN k_player p USING (player)"""
     )
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE t_player_stats AS
-        WITH d AS (
-            SELECT d.hk, d.pk,
-                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 1) AS threebet_opp,
-                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 1 AND d.aggr) AS threebet,
-                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 2 AND o.opener = d.pk)
-                    AS f3b_opp,
-                count(*) FILTER (WHERE d.street = 'preflop' AND d.raises_before = 2 AND o.opener = d.pk
-                                 AND d.fold) AS f3b,
-                count(*) FILTER (WHERE d.street = 'flop' AND d.raises_before = 0 AND o.pfa = d.pk)
-                    AS cbet_opp,
-                count(*) FILTER (WHERE d.street = 'flop' AND d.raises_before = 0 AND o.pfa = d.pk
-                                 AND d.aggr) AS cbet,
-                count(*) FILTER (WHERE d.street <> 'preflop') AS post_decisions,
-                count(*) FILTER (WHERE d.street <> 'preflop' AND d.aggr) AS post_aggr,
-                count(*) FILTER (WHERE d.street <> 'preflop' AND d.calls) AS post_calls
-            FROM k_dec d LEFT JOIN k_opener o USING (hk) GROUP BY ALL
-        ), s AS (
+        f"""CREATE OR REPLACE TEMP TABLE t_player_stats AS
+        WITH steals AS (
+            -- a steal attempt: a raise from the cutoff, button or small blind when folded to
+            SELECT hk, pk AS stealer FROM k_spot WHERE street = 'preflop' AND steal_seat AND folded_to AND aggr
+        ), pre AS (
+            SELECT p.hand_date, p.pk,
+                count(*) FILTER (WHERE p.first_decision AND p.can_raise) AS pfr_opp,
+                count(*) FILTER (WHERE p.raises_before = 1 AND p.can_raise) AS threebet_opp,
+                count(*) FILTER (WHERE p.raises_before = 1 AND p.can_raise AND p.aggr) AS threebet,
+                count(*) FILTER (WHERE p.raises_before = 2 AND p.can_raise) AS fourbet_opp,
+                count(*) FILTER (WHERE p.raises_before = 2 AND p.can_raise AND p.aggr) AS fourbet,
+                count(*) FILTER (WHERE p.raises_before = 2 AND o.opener = p.pk) AS fold_to_3bet_opp,
+                count(*) FILTER (WHERE p.raises_before = 2 AND o.opener = p.pk AND p.fold) AS fold_to_3bet,
+                count(*) FILTER (WHERE p.raises_before = 3 AND o.threebettor = p.pk) AS fold_to_4bet_opp,
+                count(*) FILTER (WHERE p.raises_before = 3 AND o.threebettor = p.pk AND p.fold) AS fold_to_4bet,
+                count(*) FILTER (WHERE p.steal_seat AND p.folded_to) AS steal_opp,
+                count(*) FILTER (WHERE p.steal_seat AND p.folded_to AND p.aggr) AS steal,
+                count(*) FILTER (WHERE p.blind AND p.raises_before = 1 AND p.no_call_before
+                                 AND p.last_aggr = st.stealer) AS fold_to_steal_opp,
+                count(*) FILTER (WHERE p.blind AND p.raises_before = 1 AND p.no_call_before
+                                 AND p.last_aggr = st.stealer AND p.fold) AS fold_to_steal
+            FROM k_spot p LEFT JOIN k_opener o USING (hk) LEFT JOIN steals st USING (hk)
+            WHERE p.street = 'preflop' GROUP BY ALL
+        ), flop AS (
+            SELECT p.hand_date, p.pk,
+                count(*) FILTER (WHERE p.raises_before = 0 AND o.pfa = p.pk) AS cbet_opp,
+                count(*) FILTER (WHERE p.raises_before = 0 AND o.pfa = p.pk AND p.aggr) AS cbet,
+                count(*) FILTER (WHERE p.raises_before = 1 AND p.last_aggr = o.pfa AND p.pk <> o.pfa)
+                    AS fold_to_cbet_opp,
+                count(*) FILTER (WHERE p.raises_before = 1 AND p.last_aggr = o.pfa AND p.pk <> o.pfa AND p.fold)
+                    AS fold_to_cbet,
+                count(*) FILTER (WHERE p.after_check AND p.facing) AS flop_check_raise_opp,
+                count(*) FILTER (WHERE p.after_check AND p.facing AND p.aggr) AS flop_check_raise
+            FROM k_spot p LEFT JOIN k_opener o USING (hk) WHERE p.street = 'flop' GROUP BY ALL
+        ), post AS (
+            SELECT hand_date, pk, count(*) AS post_decisions, count(*) FILTER (WHERE aggr) AS post_aggr,
+                count(*) FILTER (WHERE calls) AS post_calls, count(*) FILTER (WHERE fold) AS post_folds
+            FROM k_dec WHERE street <> 'preflop' GROUP BY ALL
+        ), hands AS (
             SELECT hp.hand_date, hp.pk,
                 count(*) AS hands,
+                count(*) FILTER (WHERE {WALK}) AS walks, count(*) FILTER (WHERE NOT ({WALK})) AS vpip_opp,
                 count(*) FILTER (WHERE hp.vpip) AS vpip,
                 count(*) FILTER (WHERE hp.pfr) AS pfr,
-                coalesce(sum(d.threebet_opp), 0) AS threebet_opp, coalesce(sum(d.threebet), 0) AS threebet,
-                coalesce(sum(d.f3b_opp), 0) AS fold_to_3bet_opp, coalesce(sum(d.f3b), 0) AS fold_to_3bet,
-                coalesce(sum(d.cbet_opp), 0) AS cbet_opp, coalesce(sum(d.cbet), 0) AS cbet,
-                coalesce(sum(d.post_decisions), 0) AS post_decisions, coalesce(sum(d.post_aggr), 0) AS post_aggr,
-                coalesce(sum(d.post_calls), 0) AS post_calls,
                 count(*) FILTER (WHERE hp.saw_flop) AS saw_flop,
+                count(*) FILTER (WHERE hp.saw_flop AND hp.won > 0) AS wwsf,
                 count(*) FILTER (WHERE hp.wtsd) AS wtsd,
                 count(*) FILTER (WHERE hp.wtsd AND hp.won > 0) AS wsd,
                 CAST(sum(round(hp.net * 100.0 / hp.bb)) AS BIGINT) AS net_cbb,
                 CAST(sum(round(coalesce(ai.ev_net, hp.net) * 100.0 / hp.bb)) AS BIGINT) AS allin_adj_net_cbb,
                 count(ai.ev_net) AS allin_hands_adjusted
-            FROM k_hp hp LEFT JOIN d USING (hk, pk) LEFT JOIN k_allin ai USING (hk, pk)
+            FROM k_hp hp LEFT JOIN k_allin ai USING (hk, pk)
             GROUP BY ALL
+        ), s AS (
+            SELECT h.hand_date, h.pk, h.hands, h.walks, h.vpip_opp, h.vpip, h.pfr,
+                coalesce(pre.pfr_opp, 0) AS pfr_opp,
+                {", ".join(f"coalesce(pre.{c}, 0) AS {c}" for c in PRE_COLUMNS)},
+                {", ".join(f"coalesce(flop.{c}, 0) AS {c}" for c in FLOP_COLUMNS)},
+                {", ".join(f"coalesce(post.{c}, 0) AS {c}" for c in POST_COLUMNS)},
+                h.saw_flop, h.wwsf, h.wtsd, h.wsd, h.net_cbb, h.allin_adj_net_cbb, h.allin_hands_adjusted
+            FROM hands h LEFT JOIN pre USING (hand_date, pk) LEFT JOIN flop USING (hand_date, pk)
+            LEFT JOIN post USING (hand_date, pk)
         )
         SELECT s.hand_date, p.player, s.* EXCLUDE (hand_date, pk) FROM s JOIN k_player p USING (pk)"""
     )
+
+
+#: player_stats count columns by where they are counted (opportunity before action)
+PRE_COLUMNS = ("threebet_opp", "threebet", "fourbet_opp", "fourbet", "fold_to_3bet_opp", "fold_to_3bet",
+               "fold_to_4bet_opp", "fold_to_4bet", "steal_opp", "steal", "fold_to_steal_opp", "fold_to_steal")
+FLOP_COLUMNS = ("cbet_opp", "cbet", "fold_to_cbet_opp", "fold_to_cbet", "flop_check_raise_opp", "flop_check_raise")
+POST_COLUMNS = ("post_decisions", "post_aggr", "post_calls", "post_folds")
 
 
 def _ctx(street: str, first: str, second: str, pos: str) -> str:
