@@ -3,7 +3,8 @@
 Why its own module: Winamax never writes uncalled bets as returned (the winner "collects" his own
 unmatched chips), writes "Total pot" *after* rake (normalised here to "everything put in, rake
 included" = written total + rake), posts both blinds as one "small blind ... out of position"
-line, and separates player names from verbs by a space (names may contain spaces).
+line, and separates player names from verbs by a space (names may contain spaces). Tournament
+totals of a thousand chips or more are rounded ("Total pot 6.02k"): checked, not stored.
 """
 
 from __future__ import annotations
@@ -234,11 +235,27 @@ def _amount(text: str) -> re.Match[str]:
     return a
 
 
+def _check_abbreviated_total(text: str, hand: Hand, rake: int) -> None:
+    """Tournament totals of 1,000 chips or more are written rounded ("Total pot 6.02k"): not an
+    exact site total (``site_total_pot`` stays None), but the chips put in must round to it."""
+    whole, _, frac = text[:-1].partition(".")
+    if not whole.isdigit() or (frac and not frac.isdigit()):
+        raise ParseError(f"not an amount: {text!r}")
+    step = 10 ** (3 - len(frac))  # '6.02k' is written to the nearest 10 chips
+    approx = int(whole) * 1000 + (int(frac) * step if frac else 0)
+    put_in = sum(a.contribution for a in hand.actions) - rake
+    if abs(put_in - approx) >= step:
+        raise ParseError(f"the {put_in} chips put in do not round to the written total {text!r}")
+
+
 def _summary_line(line: str, hand: Hand, b: HandBuilder, money: Money) -> None:
     if line.startswith("Total pot "):
         total_text, _, rake_text = line[10:].partition(" | ")
         rake = 0 if rake_text.strip() in ("No rake", "") else money(rake_text.strip()[5:])
         hand.site_rake = rake
+        if total_text.strip().endswith("k"):
+            _check_abbreviated_total(total_text.strip(), hand, rake)
+            return
         # Winamax's total is after rake; the canonical total is everything put in
         hand.site_total_pot = money(total_text) + rake
     elif line.startswith("Board: "):

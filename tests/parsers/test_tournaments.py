@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, everleaf, fulltilt, merge, pokerstars, pokertracker
+from parsers.formats import bovada, everleaf, fulltilt, merge, pokerstars, pokertracker, winamax
 from parsers.model import Kind
 from tests.conftest import SHARED
 
@@ -294,3 +294,14 @@ def test_everleaf_tournaments_in_chips_with_chat_and_table_moves() -> None:
     grand = next(h for h in hands if h.site_hand_no == "15649156")
     # the Grand Poker skin names the tournament and level: "Tournament #2768325 - Level 2"
     assert (grand.tournament_id, grand.tournament_level, grand.sb, grand.bb) == ("2768325", "2", 15, 30)
+
+
+# -- Winamax -------------------------------------------------------------------------------------
+def test_winamax_tournament_totals_written_in_thousands() -> None:
+    counts, reasons, hands = _per_file(winamax.FORMAT, tour("Winamax", "Flop"))
+    # "Total pot 6.02k | No rake": a rounded total, checked against the chips put in, not stored
+    assert sum(h for h, _ in counts.values()) == 25 and not_ok(hands) == {}
+    # one side-pot hand writes a half chip ("Seat 3: Player2 (7410.50)"): not read as whole chips
+    assert reasons == {"amount '7410.50' has more precision than 1/1": 1}
+    freeroll = next(h for h in hands if h.site_hand_no == "22085692498641681-1-1299346216")
+    assert freeroll.site_total_pot is None and awards(freeroll) == [("Djuzaam", 6020, 0, 1)]
