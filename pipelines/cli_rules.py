@@ -14,6 +14,7 @@ from typing import Any
 
 import duckdb
 
+from rules.findings import DATA, ERROR, INFO, REVIEW, SEVERITIES, WARNING
 from rules.profiles import PROFILE_NAMES
 from rules.runner import DUCKDB_THREADS, ENGINE_ENV, ENGINES, check_warehouse
 from rules.store import DEFAULT_BATCH, VIOLATION_FIELDS, read_violations
@@ -34,9 +35,49 @@ def run_check(
     return check_warehouse(db_path, rulebook, engine=engine, batch_size=batch_size)
 
 
+def severity_counts(db_path: str, run_id: str) -> dict[str, Any]:
+    """Findings of one run by severity, and errors by rule id: REVIEW (house decisions) and DATA
+    (export inconsistencies) counted apart from the violations (errors, warnings)."""
+    con = _connect(db_path, read_only=True)
+    try:
+        sev = dict(con.execute("SELECT severity, count(*) FROM violations WHERE run_id = ? GROUP BY 1", [run_id])
+                   .fetchall())
+        by_rule = con.execute(
+            "SELECT rule_id, count(*) FROM violations WHERE run_id = ? AND severity = ? GROUP BY 1 ORDER BY 2 DESC, 1",
+            [run_id, ERROR],
+        ).fetchall()
+    finally:
+        con.close()
+    return {
+        "violations": sev.get(ERROR, 0) + sev.get(WARNING, 0),
+        "review": sev.get(REVIEW, 0),
+        "data": sev.get(DATA, 0),
+        "by_severity": {k: sev.get(k, 0) for k in SEVERITIES},
+        "errors_by_rule": dict(by_rule),
+    }
+
+
+def _text(summary: dict[str, Any]) -> str:
+    """The summary for a reader: violations first, house decisions and export anomalies apart."""
+    by = summary["by_severity"]
+    lines = [
+        f"checked {summary['hands']:,} hands ({summary['action_states']:,} decisions), run {summary['run_id']}",
+        f"violations: {summary['violations']:,} ({by[ERROR]:,} errors, {by[WARNING]:,} warnings)",
+        f"house decisions for the floor (review): {summary['review']:,}",
+        f"export inconsistencies (data, no player acted): {summary['data']:,}",
+        f"info (remedies applied, notes): {by[INFO]:,}",
+    ]
+    if summary["errors_by_rule"]:
+        lines.append("errors by rule: " + ", ".join(f"{r} {n:,}" for r, n in summary["errors_by_rule"].items()))
+    return "\n".join(lines)
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     summary = check_warehouse(args.db, args.rulebook, engine=args.engine)
-    print(json.dumps(summary))  # one JSON object, with or without --json
+    summary.update(severity_counts(args.db, summary["run_id"]))
+    if not args.json:
+        print(_text(summary))
+    print(json.dumps(summary))  # the last line is always the summary as one JSON object (scripts read it)
     return 0
 
 
@@ -64,7 +105,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--engine", choices=ENGINES, help=f"checker engine (default: ${ENGINE_ENV} or kernel)"
     )
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object (the default)")
+    p.add_argument("--json", action="store_true", help="print only the summary as one JSON object (without it, a"
+                   " readable summary comes first and the JSON object is the last line)")
     p.set_defaults(func=_cmd_check)
     v = subparsers.add_parser("violations", help="export the findings of the last check")
     v.add_argument("--db", required=True)

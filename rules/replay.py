@@ -442,6 +442,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 expected = next_to_act(n - 1)
         sitout = False
         stale = behind[i] <= 0 and not capped[i]  # nothing behind the export's starting stack
+        skipped = -1  # live: the player an out-of-turn action skipped stays due (the action returns to them)
         lvl_i = level[i]
         if seq < last_post_seq or (
             online and kind is _K_FOLD and street is _PREFLOP and not decided and expected != i and lvl_i == _NONE
@@ -464,6 +465,8 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             == i
         ):
             add(_out_of_turn(hand, prof, a, ring[expected] if expected >= 0 else None, stale, stacks[i]))
+            if not soft:
+                skipped = expected
         mine = street_bet[i]
         stack_before = behind[i]
         target = B if call_basis < B else call_basis
@@ -698,6 +701,8 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             expected = -2
         else:
             expected = next_to_act(i) if seq > last_post_seq else -2
+            if skipped >= 0 and expected >= 0 and not folded[skipped] and not allin[skipped]:
+                expected = skipped
             decided = True
 
     over = [q for q in rng if contributed[q] > stacks[q]]
