@@ -32,5 +32,7 @@ IGNORED_PARTS = (
     " re-buys and receives ",
     " takes the add-on and receives ",
     " bounty for eliminating ",
+    " for eliminating ",  # progressive knockouts: "wins $19.90 for eliminating X and their own bounty ..."
+    " for splitting the elimination of ",
     " wins an entry to tournament #",
 )

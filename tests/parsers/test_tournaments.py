@@ -305,3 +305,15 @@ def test_winamax_tournament_totals_written_in_thousands() -> None:
     assert reasons == {"amount '7410.50' has more precision than 1/1": 1}
     freeroll = next(h for h in hands if h.site_hand_no == "22085692498641681-1-1299346216")
     assert freeroll.site_total_pot is None and awards(freeroll) == [("Djuzaam", 6020, 0, 1)]
+
+
+def test_pokerstars_progressive_knockout_lines_move_no_chips() -> None:
+    files = [tour("Stars", "Flop", name) for name in (
+        "5-Card-PLO-6max-MTT-USD-12.30-12.25-2.45-201611.progressive.split.ko.txt",
+        "5-Card-PLO-6max-MTT-USD-12.30-12.25-2.45-201611.progressive.won.txt",
+        "NLHE-9max-MTT-Freeroll-201909.progressive.bounty.txt",
+    )]
+    # "Hero wins $19.90 for eliminating MuKoJla and their own bounty increases by $19.89 to $155.32"
+    # and "... for splitting the elimination of ...": the bounty is paid outside the pot
+    hands, quarantined = parse_all(pokerstars.FORMAT, files)
+    assert quarantined == [] and len(hands) >= 3 and not_ok(hands) == {}
