@@ -2,10 +2,11 @@
 
 Why SQLite in WAL mode: the dashboard (many sessions, threads) and the nightly pipeline (reads
 reviewer labels) touch this store concurrently, which DuckDB's one-writer rule forbids; SQLite's
-WAL gives many readers plus one writer across processes. Why triggers: the audit log and the
-decision history must survive any role, so UPDATE/DELETE on them RAISE inside the database itself,
-not just in this module. Why a separate access log: case views and exports are reads, logged for
-accountability, and kept out of the audit log that goes into (byte-identical) evidence bundles.
+WAL gives many readers plus one writer across processes. Why triggers: the audit log, the decision
+history and the floor's rulings on rule findings must survive any role, so UPDATE/DELETE on them
+RAISE inside the database itself, not just in this module. Why a separate access log: case views
+and exports are reads, logged for accountability, and kept out of the audit log that goes into
+(byte-identical) evidence bundles.
 Failed log-ins are counted here too, so a lockout survives a dashboard restart.
 """
 
@@ -80,6 +81,19 @@ CREATE TRIGGER IF NOT EXISTS access_log_no_update BEFORE UPDATE ON access_log
 BEGIN SELECT RAISE(ABORT, 'access_log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS access_log_no_delete BEFORE DELETE ON access_log
 BEGIN SELECT RAISE(ABORT, 'access_log is append-only'); END;
+CREATE TABLE IF NOT EXISTS floor_rulings (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    finding_key TEXT NOT NULL,     -- rules finding: 'hand_id#action_seq#rule_id' (finding_key())
+    ruling      TEXT NOT NULL CHECK (length(trim(ruling)) > 0),
+    allowed     INTEGER NOT NULL CHECK (allowed IN (0, 1)),  -- 1: one of the finding's allowed_outcomes
+    note        TEXT,
+    actor       TEXT NOT NULL,
+    at          TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS floor_rulings_no_update BEFORE UPDATE ON floor_rulings
+BEGIN SELECT RAISE(ABORT, 'floor_rulings are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS floor_rulings_no_delete BEFORE DELETE ON floor_rulings
+BEGIN SELECT RAISE(ABORT, 'floor_rulings are append-only'); END;
 CREATE TABLE IF NOT EXISTS login_failures (
     key          TEXT PRIMARY KEY,  -- 'user:NAME' or 'client:ADDRESS'
     failures     INTEGER NOT NULL,
@@ -108,6 +122,24 @@ class Decision:
     reason: str
     actor: str
     at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """The floor's ruling on one rule finding (a house decision, or any finding the floor rules on)."""
+
+    finding_key: str
+    ruling: str
+    allowed: bool  # one of the finding's allowed_outcomes (else free text)
+    note: str | None
+    actor: str
+    at: str
+
+
+def finding_key(hand_id: str, action_seq: int | None, rule_id: str) -> str:
+    """The key a ruling is recorded under: a finding is one rule at one action of one hand
+    (``-`` for a whole-hand finding), the same in every run of the checker."""
+    return f"{hand_id}#{'-' if action_seq is None else action_seq}#{rule_id}"
 
 
 def _now() -> str:
@@ -242,6 +274,44 @@ class ReviewStore:
             ):
                 out.setdefault(who, {"decisions": 0, "assigned_open": 0})["assigned_open"] = n
         return out
+
+    # -- floor rulings on rule findings (append-only: a later ruling supersedes, none is erased) --
+    def record_ruling(
+        self, key: str, ruling: str, actor: User, allowed_outcomes: str | None = None, note: str | None = None
+    ) -> Ruling:
+        """Record the floor's ruling on the finding ``key`` (``finding_key``): one of the finding's
+        ``allowed_outcomes`` ("|"-separated, as the checker stores them) or free text, which then needs
+        a note saying why. Reviewers and admins only; audited."""
+        if actor.role not in ("reviewer", "admin"):
+            raise PermissionDenied(f"{actor.name} ({actor.role}) may not record floor rulings")
+        ruling = ruling.strip()
+        if not ruling:
+            raise ValueError("a ruling is needed")
+        allowed = ruling in (allowed_outcomes or "").split("|")
+        if not allowed and not (note or "").strip():
+            raise ValueError(f"{ruling!r} is not one of the allowed outcomes ({allowed_outcomes}): say why in a note")
+        at = _now()
+        with self._tx() as con:
+            con.execute(
+                "INSERT INTO floor_rulings (finding_key, ruling, allowed, note, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (key, ruling, int(allowed), note, actor.name, at),
+            )
+            self._audit(con, actor.name, "finding.ruling", key, None,
+                        new={"ruling": ruling, "allowed": str(allowed).lower(), "note": note or ""}, at=at)
+        return Ruling(key, ruling, allowed, note, actor.name, at)
+
+    def rulings(self, keys: Sequence[str] | None = None) -> list[Ruling]:
+        """Every ruling (or those on ``keys``) in the order recorded; the last per key is in force."""
+        q = "SELECT finding_key, ruling, allowed, note, actor, at FROM floor_rulings"
+        args: tuple[str, ...] = ()
+        if keys is not None:
+            if not keys:
+                return []
+            q += f" WHERE finding_key IN ({','.join('?' * len(keys))})"
+            args = tuple(keys)
+        with self._connect() as con:
+            rows = con.execute(q + " ORDER BY id", args).fetchall()
+        return [Ruling(k, r, bool(a), n, who, at) for k, r, a, n, who, at in rows]
 
     # -- audit log -----------------------------------------------------------------------------
     def audit_log(self, case_id: str | None = None) -> list[dict[str, str | None]]:
