@@ -5,8 +5,9 @@ hand replayed, rule findings, decision log; appendices with the detector's param
 hand text and the software that built it), figures/*.svg, raw/*.txt (the bytes the site wrote,
 cut from hands.source_file at byte_offset/byte_length after checking the file's SHA-256 against
 hands.file_sha256, shown decoded with the encoding ingest recorded in raw_files), canonical/*.csv
-(warehouse rows), decisions.csv and manifest.json (SHA-256 of every file and of each source file,
-software versions, SHA-256 of the detector models). Why deterministic: the same inputs must give
+(warehouse rows), decisions.csv, floor_rulings.csv (the floor's rulings on the rule findings) and
+manifest.json (SHA-256 of every file and of each source file, software versions, SHA-256 of the
+detector models). Why deterministic: the same inputs must give
 the same bytes, so anyone can rebuild the bundle and compare hashes; hence fixed zip timestamps
 and permissions, sorted entries, no build time anywhere, and a PDF dated by the case itself.
 """
@@ -36,7 +37,7 @@ from dashboards.drawing import Drawing, chip_flow_figure, percentile_figure, tim
 from dashboards.observed import observed_facts, observed_metrics, split_citation
 from dashboards.pdf import PdfDocument
 from dashboards.replay import HandReplay, money, replay_lines, steps_frame
-from dashboards.review_store import ReviewStore
+from dashboards.review_store import ReviewStore, finding_key
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 BUNDLE_VERSION = "floorman-evidence/2"
@@ -187,6 +188,8 @@ class CaseEvidence:
     replays: dict[str, HandReplay] = field(default_factory=dict)
     #: source file SHA-256 -> encoding recorded at ingest
     encodings: dict[str, str] = field(default_factory=dict)
+    #: the floor's rulings on the evidence hands' rule findings (review store), in the order recorded
+    rulings: list[dict[str, str]] = field(default_factory=list)
 
 
 def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvidence:
@@ -220,7 +223,21 @@ def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvid
         decisions=decisions,
         audit=audit,
         encodings=file_encodings(db, rows["hands"]["file_sha256"].drop_nulls().to_list()),
+        rulings=_rulings(rows, store),
     )
+
+
+RULING_FIELDS = ("finding_key", "ruling", "allowed", "note", "actor", "at")
+
+
+def _rulings(rows: dict[str, pl.DataFrame], store: ReviewStore | None) -> list[dict[str, str]]:
+    """Floor rulings recorded against the rule findings of the evidence hands."""
+    viol = rows.get("violations")
+    if store is None or viol is None or viol.is_empty():
+        return []
+    keys = sorted({finding_key(v["hand_id"], v["action_seq"], v["rule_id"]) for v in viol.iter_rows(named=True)})
+    return [{"finding_key": r.finding_key, "ruling": r.ruling, "allowed": "yes" if r.allowed else "no (free text)",
+             "note": r.note or "", "actor": r.actor, "at": r.at} for r in store.rulings(keys)]
 
 
 def _units_fmt(rows: dict[str, pl.DataFrame]) -> Any:
@@ -365,6 +382,10 @@ def build_html(ev: CaseEvidence, drawings: dict[str, Drawing], raw: dict[str, by
                 "hand_id", "action_seq", "rule_id", "rulebook", "severity", "house_decision", "expected",
                 "actual")) + f"<td>{e(text)}</td><td>{cite}</td></tr>")
         parts.append("</table>")
+    if ev.rulings:
+        parts.append("<h2>Floor rulings on rule findings</h2>")
+        parts.append(_table_html([[r[k] for k in RULING_FIELDS] for r in ev.rulings],
+                                 ["finding", "ruling", "allowed outcome", "note", "by", "at (UTC)"]))
     parts.append("<h2>Decision log</h2>")
     if not ev.decisions:
         parts.append("<p>No decision recorded.</p>")
@@ -416,7 +437,8 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Drawing], raw: dict[str, byte
         doc.paragraph("No rule findings on the evidence hands.")
     else:
         for v in viol.iter_rows(named=True):
-            kind = "house decision" if v.get("house_decision") else "violation"
+            kind = ("house decision" if v.get("house_decision") else
+                    "export inconsistency" if v.get("severity") == "data" else "violation")
             text, seed, quote = split_citation(v.get("message"))
             doc.paragraph(
                 f"{v['hand_id']} action {v['action_seq']}: {v['rule_id']} ({v['rulebook']}, {v['severity']}, "
@@ -424,6 +446,9 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Drawing], raw: dict[str, byte
             )
             if quote:
                 doc.paragraph(f"Rulebook passage ({seed}): \u00ab{quote}\u00bb")
+    for ru in ev.rulings:
+        doc.paragraph(f"Floor ruling on {ru['finding_key']}: {ru['ruling']} (allowed outcome: {ru['allowed']})"
+                      f" by {ru['actor']} at {ru['at']}" + (f". {ru['note']}" if ru["note"] else ""))
     doc.heading("Decision log")
     if not ev.decisions:
         doc.paragraph("No decision recorded.")
@@ -484,6 +509,10 @@ def build_bundle(
     files["decisions.csv"] = to_csv(
         pl.DataFrame(ev.decisions, schema=["at", "actor", "decision", "reason"], orient="row")
         if ev.decisions else pl.DataFrame(schema=dict.fromkeys(["at", "actor", "decision", "reason"], pl.String))
+    )
+    files["floor_rulings.csv"] = to_csv(
+        pl.DataFrame(ev.rulings, schema=list(RULING_FIELDS), orient="row") if ev.rulings
+        else pl.DataFrame(schema=dict.fromkeys(RULING_FIELDS, pl.String))
     )
     files["audit_log.csv"] = to_csv(
         pl.DataFrame(ev.audit) if ev.audit
