@@ -1,4 +1,8 @@
-"""Rule violations by rule, table or rulebook; house decisions counted apart from violations.
+"""Rule violations by rule, table or rulebook; house decisions and export inconsistencies apart.
+
+Violations are what a player or dealer did against the book (ERROR, WARNING); house decisions
+(REVIEW) are the floor's to rule; DATA findings are the site's export contradicting itself (no one
+acted) and INFO the remedies applied: counted in their own columns and listed only when asked for.
 
 Counts come from the nightly ``dash_violations_by`` summary; each finding shows the rulebook
 passage its message quotes. Dealer: the warehouse has no dealer column, so it cannot be grouped.
@@ -12,6 +16,25 @@ import streamlit as st
 from dashboards import ui
 from dashboards.observed import split_citation
 
+#: what the listing shows: violations apart from house decisions and from the export's inconsistencies
+KINDS = {
+    "violations": ["error", "warning"],
+    "house decisions (review)": ["review"],
+    "export inconsistencies (data)": ["data"],
+    "info": ["info"],
+    "all": ["error", "warning", "review", "data", "info"],
+}
+
+
+def _split(summary: pl.DataFrame) -> pl.DataFrame:
+    """The nightly summary's ``violations`` (every finding not a house decision) split into the
+    violations proper (errors + warnings) and the rest (info, data)."""
+    if not {"violations", "errors", "warnings"} <= set(summary.columns):
+        return summary
+    proper = pl.col("errors") + pl.col("warnings")
+    return summary.with_columns((pl.col("violations") - proper).alias("info + data"), proper.alias("violations"))
+
+
 ui.require("read")
 db = ui.snapshot()
 st.title("Rule violations")
@@ -21,12 +44,16 @@ summary = ui.violations_summary(str(db), str(by))
 if summary.is_empty():
     st.info("No rule findings in this snapshot: every checked action followed its rulebook.")
     st.stop()
-st.caption("violations = errors + warnings + info; house decisions are the floor's discretion, not violations. "
+st.caption("violations = errors + warnings; house decisions are the floor's to rule (REVIEW), not violations; "
+           "info + data = remedies applied and the export's own inconsistencies (no player acted). "
            "Dealer is not recorded in the hand histories, so findings cannot be grouped by dealer.")
-st.dataframe(summary, hide_index=True)
+st.dataframe(_split(summary), hide_index=True)
 rules = ui.violations_summary(str(db), "rule")["rule"].to_list()
 rule = st.selectbox("Findings for rule", ["(all)", *rules], key="viol_rule")
+kind = st.radio("Show", list(KINDS), horizontal=True, key="viol_kind")
 listing = ui.violations_list(str(db), None if rule == "(all)" else str(rule))
+if not listing.is_empty():
+    listing = listing.filter(pl.col("severity").is_in(KINDS[str(kind)]))
 if not listing.is_empty():
     parts = [split_citation(m) for m in listing["message"].to_list()]
     shown = listing.with_columns(
