@@ -88,7 +88,40 @@ class BovadaFormat(StartLineFormat):
     start: ClassVar[re.Pattern[str]] = _START
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
-        return _parse(block, source_file)
+        try:
+            hand = _parse(block, source_file)
+        except ParseError as exc:
+            if "(corrupted export)" not in exc.reason:
+                raise
+            collapsed = _parse_collapsed(block, source_file)
+            if collapsed is None:
+                raise
+            return collapsed
+        if _first_repeat(block.lines, len(block.lines)) is not None:
+            # repeats that happen to add up (an extra raise handed back as uncalled): the reading
+            # with each repeat kept once wins when it matches the site's totals as well
+            return _parse_collapsed(block, source_file) or hand
+        return hand
+
+
+def _parse_collapsed(block: Block, source_file: str) -> Hand | None:
+    """A hand whose player lines are written two to sixteen times over, read with each run of
+    verbatim repeats kept once; None unless every total the site wrote then agrees.
+
+    Why this is not a guess: one player cannot make the same decision twice in a row (the turn
+    passes), so a run of identical lines is one line written over; and the site's Total Pot and
+    its results must then both equal what the lines put in.
+    """
+    lines = [ln for n, ln in enumerate(block.lines) if not (n and ln == block.lines[n - 1] and " : " in ln)]
+    try:
+        hand = _parse(Block(block.offset, block.length, lines), source_file)
+    except ParseError:
+        return None
+    put_in = sum(a.contribution for a in hand.actions)
+    awarded = sum(w.amount for w in hand.awards) + (hand.site_rake or 0)
+    if hand.site_total_pot is None or not put_in == awarded == hand.site_total_pot:
+        return None
+    return hand
 
 
 def _parse(block: Block, source_file: str) -> Hand:
@@ -212,8 +245,9 @@ def _check_repeats(hand: Hand, lines: list[str]) -> None:
     """Some exports write a line two or three times over ("Small Blind : Ante/Small blind 125" x3).
 
     A repeated line cannot be told from a repeated action by its text; when the hand then no
-    longer adds up to the site's own Total Pot, the file is corrupted here and the hand is not
-    read (which copy is the real one is not ours to guess).
+    longer adds up to the site's own Total Pot, the file is corrupted here: the hand is read
+    again with each run of repeats kept once (``_parse_collapsed``), and quarantined unless that
+    reading matches every total the site wrote.
     """
     if hand.site_total_pot is None:
         return

@@ -52,15 +52,19 @@ def test_bovada_tournaments_parse_and_reconcile() -> None:
     assert counts["NLHE-9max-USD-MTT - Monthly Milly - $1.000.000 Guaranteed - TT$500-$35 - 202106.txt"] == (164, 0)
     assert counts["PLO8-9max-USD-10-MTT-201207.txt"] == (1, 0)
     # fpdb's "corrupted.lines" file and one Double-Up file write some lines two to sixteen times
-    # over; where the hand then does not add up to the written Total Pot it is not read
-    assert counts["NLHE-9max-USD-MTT - $9.000 Guaranteed (DS) - $20-$2 - 201408.corrupted.lines.txt"] == (62, 25)
-    assert counts["NLHE-6max-USD-STT - Holdem (Double-Up Turbo) - $10-$0.50 - 201502.txt"] == (43, 3)
+    # over: each run of verbatim repeats is read once, and every such hand then matches both the
+    # written Total Pot and the results (a hand that did not would stay quarantined)
+    assert counts["NLHE-9max-USD-MTT - $9.000 Guaranteed (DS) - $20-$2 - 201408.corrupted.lines.txt"] == (87, 0)
+    assert counts["NLHE-6max-USD-STT - Holdem (Double-Up Turbo) - $10-$0.50 - 201502.txt"] == (46, 0)
     assert counts["7-Stud-USD-MTT - $10-$1 - 201206.txt"] == (0, 40)
-    assert sum(h for h, _ in counts.values()) == 607
-    assert reasons["unsupported variant: 7CARD"] == 40
-    assert all("(corrupted export)" in r for r in reasons if r != "unsupported variant: 7CARD")
-    assert sum(reasons.values()) == 68
+    assert sum(h for h, _ in counts.values()) == 635
+    assert reasons == {"unsupported variant: 7CARD": 40}
     assert not_ok(hands) == {}
+    double = tour("Bovada", "Flop", "NLHE-6max-USD-STT - Holdem (Double-Up Turbo) - $10-$0.50 - 201502.txt")
+    double_up = hand_from(bovada.FORMAT, double, "3152355148")
+    # "Small Blind [ME] : All-in 1405" and "Dealer : Call 1405" each written four times: once each
+    assert put_in(double_up) == {"Dealer": 1605, "Hero": 1605, "Big Blind": 50}
+    assert awards(double_up) == [("Dealer", 1630, 0, 1), ("Hero", 1630, 0, 1)]
 
 
 def test_bovada_ante_small_blind_rebuys_and_addons() -> None:
