@@ -31,8 +31,8 @@ CREATE TABLE IF NOT EXISTS violations (
     action_seq       INTEGER,            -- NULL: about the whole hand
     rule_id          VARCHAR NOT NULL,   -- rules_matrix.md ids, e.g. RAISE.MIN
     rulebook         VARCHAR NOT NULL,   -- profile name, e.g. CEP-2023
-    severity         VARCHAR NOT NULL,   -- error, warning, info
-    house_decision   BOOLEAN NOT NULL,   -- floor's discretion: not a violation
+    severity         VARCHAR NOT NULL,   -- error, warning, review, info, data (rules.findings)
+    house_decision   BOOLEAN NOT NULL,   -- true exactly when severity is review (the floor rules)
     allowed_outcomes VARCHAR,            -- '|'-separated legal rulings for house decisions
     expected         VARCHAR NOT NULL,
     actual           VARCHAR NOT NULL,
