@@ -23,6 +23,7 @@ from .codes import BAIL_NAMES
 from .columnar import ColumnarBatch, check_columnar
 from .continuity import continuity_findings
 from .gcpause import collect_between_batches, paused_gc
+from .handrecord import record_findings
 from .profiles import load_mapping
 from .store import DEFAULT_BATCH, column_windows, ensure_schema, hand_batches, write_results
 
@@ -54,7 +55,8 @@ def check_warehouse(
     table-and-time order and each batch's results are written before the next is read, so peak
     memory depends on the batch, not the warehouse.
 
-    After the per-hand pass, ``rules.continuity`` checks every table's consecutive hands over the
+    After the per-hand pass, ``rules.handrecord`` reads each hand's cards, showdown, cancellation and
+    rake off the stored record, and ``rules.continuity`` checks every table's consecutive hands over the
     warehouse tables (stack continuity, button, new players, levels); ``cross_hand=False`` (or
     ``$FLOORMAN_CROSS_HAND=off``) skips it.
 
@@ -109,6 +111,9 @@ def check_warehouse(
             write_results(con, CheckedBatch([], [], cx.findings, {}), run_id)
             sev.update(f.severity for f, _ in cx.findings)
             continuity = cx.stats
+        record = record_findings(con, rulebook, pmap)  # cards, showdown, misdeals, rake cap (one hand each)
+        write_results(con, CheckedBatch([], [], record.findings, {}), run_id)
+        sev.update(f.severity for f, _ in record.findings)
         summary: dict[str, Any] = {
             "run_id": run_id,
             "hands": hands,
@@ -120,6 +125,7 @@ def check_warehouse(
         }
         if continuity is not None:
             summary["continuity"] = continuity
+        summary["record"] = record.stats
         if engine == "kernel":
             summary["python_fallback_hands"] = fallback
             summary["bail_reasons"] = {BAIL_NAMES[code]: n for code, n in sorted(reasons.items())}

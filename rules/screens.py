@@ -20,6 +20,10 @@ PYTHON_SCREENS: dict[str, str] = {
     " rules.sequence.sequence_findings (the cross-hand checks are Python only)",
     "continuity": "rules.runner.check_warehouse: after the per-hand pass, rules.continuity checks every"
     " table's consecutive hands in DuckDB SQL over the warehouse tables, whichever engine decided the hands",
+    "record": "rules.runner.check_warehouse: after the per-hand pass, rules.handrecord reads every hand's"
+    " cards, showdown, cancellation and rake in DuckDB SQL over the warehouse, whichever engine decided it",
+    "not_in_record": "never emitted: no hand-history format records the data the rule needs; the run report"
+    " counts them with what each would need (rules.handrecord.NOT_IN_RECORD)",
 }
 
 _AWARDS = ("award_mismatch", "award_unexpected", "award_missing", "award_folded", "award_stranger",
@@ -87,4 +91,16 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "LEVEL.NEXT_HAND": ("continuity",),
     "TOURNEY.CHIP_RACE": ("continuity",),
     "TOURNEY.LATE_REG_REENTRY": ("continuity",),
+    # one hand's stored record, over the warehouse (rules.handrecord; no kernel involved)
+    "DECK.CARD_COUNT": ("record",),
+    "DECK.FOREIGN_CARD": ("record",),
+    "SHOWDOWN.TABLE_ALL_CARDS": ("record",),
+    "SHOWDOWN.ALLIN_TABLED": ("record",),
+    "MISDEAL.SA_LOCK": ("record",),
+    "RAKE.CAP": ("record",),
+    "DECK.MISSING_CARD": ("not_in_record",),
+    "BOARD.RABBIT_HUNT": ("not_in_record",),
+    "MISDEAL.REDEAL": ("not_in_record",),
+    "RUN_TWICE.DISSENTER": ("not_in_record",),
+    "RAKE.PER_POT_PROPORTIONAL": ("not_in_record",),
 }
