@@ -60,7 +60,7 @@ _STRUCTURE = re.compile(r"\b(NL|PL|FL)\b")
 _SYSTEM = re.compile(
     r"^(?:Your time bank|Due to current high memory|.* is disconnected\. We will wait|"
     r".* could not respond in time|.* has been reconnected|.* shows ?[\dA-Z,]+ +for low|"
-    r"Player .* finished in \d|Congratulations to player )"
+    r"Player .* finished in \d|.+ finished in \d+ place\.$|Congratulations to player |>You have options at Table )"
 )
 _STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
 _MONTHS = {m: i for i, m in enumerate(
@@ -196,6 +196,38 @@ class PartyPokerFormat(TextHandFormat):
         return hand
 
 
+#: live blinds: when an old tournament export writes none, they are taken from its Blinds line
+POSTED = (Kind.POST_SB, Kind.POST_BB)
+_LEVEL_BLINDS = re.compile(r"^(?:Blinds|Stakes|Blinds-Antes)\((?P<sb>[\d,]+)/(?P<bb>[\d,]+)(?: -[\d,]+)?\)$")
+
+
+def _unwritten_blinds(hand: Hand, lines: list[str], led: Ledger, stacks: dict[str, int]) -> None:
+    """Old tournament exports write the level's "Blinds(100/200)" but no post lines: the small
+    and big blind are the first two seats after the button (heads-up, the button and the other),
+    counting only players who act in the hand (one just moved to the table sits it out).
+
+    Why derive them: the players' later "calls [100]" are the chips *added* on top of the posts;
+    without them every such hand is short of its blinds (an "implied rake" of -300 in a freeroll).
+    Short stacks post what they have. Reconciliation still checks the result against the wins.
+    """
+    level = next((m for ln in lines[:40] if (m := _LEVEL_BLINDS.match(ln.strip())) is not None), None)
+    if level is None or hand.button_seat is None:
+        return
+    small, big = to_units(level["sb"], 1), to_units(level["bb"], 1)
+    if hand.betting == "FL":  # "Stakes(200/400)" names the bets: blinds of half the small bet and the small bet
+        small, big = small // 2, small
+    # a player moved to the table this hand is seated but takes no part: only those who act post
+    acting = {s.player for s in hand.seats if any(ln.strip().startswith(s.player + " ") for ln in lines)}
+    ring = sorted((s.seat_no, s.player) for s in hand.seats if stacks.get(s.player, 0) > 0 and s.player in acting)
+    if len(ring) < 2:
+        return
+    after = [p for no, p in ring if no > hand.button_seat] + [p for no, p in ring if no <= hand.button_seat]
+    sb_player, bb_player = (after[-1], after[0]) if len(after) == 2 else (after[0], after[1])
+    for player, kind, amount in ((sb_player, Kind.POST_SB, small), (bb_player, Kind.POST_BB, big)):
+        paid = min(amount, stacks[player])
+        led.post(player, kind, paid, paid == stacks[player])
+
+
 def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
     stacks: dict[str, int] = {}
     led = Ledger()
@@ -208,6 +240,8 @@ def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
             continue
         if line.startswith("** "):
             if line.startswith("** Dealing down cards"):
+                if hand.game_type == "tournament" and not any(a.kind in POSTED for a in led.actions):
+                    _unwritten_blinds(hand, lines, led, stacks)
                 continue
             word = line[11:].split(" ", 1)[0] if line.startswith("** Dealing ") else ""
             street = _STREETS.get(word)
@@ -229,7 +263,7 @@ def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
         if button and (line.startswith(("Seat", "Table")) or "--" in line):
             hand.button_seat = int(button.group(1))
             continue
-        if line.startswith(("Total number of players", "Trny", "Blinds", "NL Texas", "Game #", "#Game No")):
+        if line.startswith(("Total number of players", "Trny", "Blinds", "Stakes(", "NL Texas", "Game #", "#Game No")):
             if line.startswith("Total number of players"):
                 cap = line.split("/")[-1].strip()
                 hand.max_seats = int(cap) if cap.isdigit() else None

@@ -13,7 +13,8 @@ from parsers.formats.partypoker import FORMAT
 from parsers.model import Hand, Kind, Quarantined, Street
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._site_helpers import FPDB, SMITHY, balance, cut_copy, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, balance, cut_copy, files_of, hand_from, not_ok, parse_all
+from tests.parsers.test_tournaments import tour
 
 FLOP = (*FPDB, "PartyPoker", "Flop")
 
@@ -65,12 +66,24 @@ def test_every_parsed_party_hand_balances_except_named_anomalies(corpus):
     assert anomalies == {
         # Player2 checks preflop without a written post: a silent 'post both' of $0.15
         "partypoker:14067958": (13, []),
-        # tournament hands whose blinds were never written: 1,250 + 2,500 missing
-        "partypoker:13165152578": (3750, []),
-        "partypoker:11960068174": (60, []),
         # seat listed with $0 that then posts a $0.02 big blind
         "partypoker:9507514114": (-1, ["Player8"]),
     }
+
+
+def test_unwritten_tournament_blinds_come_from_the_level_line():
+    # "Blinds-Antes(1,250/2,500 -250)" and only the antes posted: the seats after the button post
+    # 1,250 and 2,500, and Player5's "raises [5,000]" wins 10,750 = 8 x 250 + 1,250 + 2,500 + 5,000
+    h = hand_from(FORMAT, tour("PartyPoker", "Flop", "NLHE-MTT-USD-530-201307.no.tz.txt"), "13165152578")
+    assert [(a.player, a.kind, a.contribution) for a in h.actions if a.kind in (Kind.POST_SB, Kind.POST_BB)] == [
+        ("Player2", Kind.POST_SB, 1250), ("Hero", Kind.POST_BB, 2500),
+    ]
+    assert not_ok([h]) == {}
+    # a player just moved to the table (seat 4, no line in the hand) posts nothing: seats 6 and 7 do
+    moved_file = tour("PartyPoker", "Flop", "NLHE-25-USD-Freeroll-MTT-201205.player.moved.txt")
+    moved = hand_from(FORMAT, moved_file, "11749829747")
+    assert [a.player for a in moved.actions if a.kind in (Kind.POST_SB, Kind.POST_BB)] == ["Player5", "Player3"]
+    assert not_ok([moved]) == {}
 
 
 def test_post_both_is_live_big_blind_plus_dead_small():

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, everleaf, fulltilt, merge, pokerstars, pokertracker, winamax
+from parsers.formats import bovada, everleaf, fulltilt, merge, partypoker, pokerstars, pokertracker, winamax
 from parsers.model import Kind
 from tests.conftest import SHARED
 
@@ -321,3 +321,15 @@ def test_pokerstars_progressive_knockout_lines_move_no_chips() -> None:
     # and "... for splitting the elimination of ...": the bounty is paid outside the pot
     hands, quarantined = parse_all(pokerstars.FORMAT, files)
     assert quarantined == [] and len(hands) >= 3 and not_ok(hands) == {}
+
+
+# -- PartyPoker ----------------------------------------------------------------------------------
+def test_partypoker_tournaments_reconcile_with_their_unwritten_blinds() -> None:
+    _, reasons, hands = _per_file(partypoker.FORMAT, tour("PartyPoker"))
+    # old exports write "Blinds(100/200)" (or "Stakes(200/400)" in limit) but no posts: every hand
+    # was short of its blinds ("implied rake -3750"); now all 16 reconcile
+    assert len(hands) == 16 and not_ok(hands) == {}
+    assert reasons["unsupported variant: 7 Card Stud"] == 1
+    # what is still not read: a HUD-annotated converter output, a "side pot #1" award spelling,
+    # and fpdb's cut fragments
+    assert sum(reasons.values()) == 7
