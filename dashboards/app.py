@@ -11,6 +11,7 @@ that after login the same address, query string included, runs the case page.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -19,7 +20,9 @@ from dashboards import ui
 
 HERE = Path(__file__).resolve().parent
 LOGIN = HERE / "app_pages" / "login.py"
+START = time.perf_counter()
 st.set_page_config(page_title="Floorman", layout="wide")
+ui.start_timing()
 ui.warm_up()  # rule engine and rulebooks loaded once per server process, not inside a reviewer's first replay
 
 user = ui.current_user()
@@ -47,4 +50,7 @@ else:
                 st.logout()
             st.rerun()
     nav = st.navigation(pages)
-nav.run()
+try:
+    nav.run()
+finally:  # also when the page stops or reruns (Streamlit's control-flow exceptions pass through here)
+    ui.record_timing(nav.title, user, time.perf_counter() - START)

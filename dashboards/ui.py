@@ -7,6 +7,7 @@ navigation menu. Cached queries take the snapshot path as their key (see setting
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -329,3 +330,33 @@ def reviewers() -> list[str]:
     if cfg.auth_mode == "oidc":
         return []
     return sorted(n for n, u in auth.load_users(cfg.users_file).items() if auth.can(str(u.get("role")), "decide"))
+
+
+#: session key a page sets when this run does more than show the page (e.g. "export": builds a bundle)
+RUN_ACTION = "_run_action"
+
+
+def start_timing() -> None:
+    """Note the script thread's CPU clock at the start of a run (see ``record_timing``)."""
+    st.session_state["_run_cpu0"] = time.thread_time()
+
+
+def record_timing(page: str, user: User | None, seconds: float) -> None:
+    """Append one script run's duration to FLOORMAN_PAGE_TIMINGS (JSON lines), when set.
+
+    Why server-side: what the reviewer waits for is this run plus the browser drawing it; on a
+    shared machine the browser's share varies with the load, the run's does not (much), and the
+    run is what the dashboard's code controls.
+    """
+    import json
+    import os
+
+    path = os.environ.get("FLOORMAN_PAGE_TIMINGS")
+    if not path:
+        return
+    row = {"page": page or "(default)", "user": user.name if user else None, "seconds": round(seconds, 4),
+           "cpu": round(time.thread_time() - float(st.session_state.get("_run_cpu0", 0.0)), 4),
+           "action": st.session_state.pop(RUN_ACTION, None),
+           "query": {k: st.query_params.get(k) for k in st.query_params}}
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row, sort_keys=True) + "\n")

@@ -100,6 +100,40 @@ class Browser:
     def goto(self, url: str) -> None:
         self.send("Page.navigate", url=url)
 
+    def reload(self) -> None:
+        """F5: a new page load, hence a new Streamlit session (only cookies carry over)."""
+        self.send("Page.reload", ignoreCache=True)
+
+    def url(self) -> str:
+        return str(self.eval("location.href"))
+
+    def new_tab(self, url: str) -> None:
+        """Open ``url`` in a new tab of the same browser (same cookie jar) and drive that tab."""
+        target = self.send("Target.createTarget", browser=True, url=url)["targetId"]
+        deadline = time.monotonic() + 30
+        while True:
+            targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/list", timeout=2))
+            found = [t for t in targets if t.get("id") == target and t.get("webSocketDebuggerUrl")]
+            if found:
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError("new tab has no DevTools endpoint")
+            time.sleep(0.2)
+        self.ws = self._stack.enter_context(connect(found[0]["webSocketDebuggerUrl"], max_size=None))
+        self.send("Page.enable")
+
+    def cookies(self) -> list[dict[str, Any]]:
+        return list(self.send("Storage.getCookies", browser=True).get("cookies", []))
+
+    def set_cookie(self, name: str, value: str, url: str) -> None:
+        self.send("Network.setCookie", name=name, value=value, url=url)
+
+    def fill(self, css: str, text: str) -> None:
+        """Replace an input's whole value as a user would (select all, type over it)."""
+        self.click_selector(css)
+        self.eval(f"document.querySelector({json.dumps(css)}).select()")
+        self.send("Input.insertText", text=text)
+
     def wait_for(self, js: str, timeout: float = 30, what: str = "") -> Any:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
