@@ -161,9 +161,11 @@ export FLOORMAN_LANDING="$RUN/shared/landing"   # the shared folder every worker
 export FLOORMAN_WORK="$RUN/shared/work"
 export FLOORMAN_CLUSTER_AUTOMATION=0            # runs come from this test only (see below)
 
-# the deployment's instance, plus: no automation, so nothing but this test launches runs
+# the deployment's instance, plus: no automation, so nothing but this test launches runs (the
+# location leaves out schedules and sensors; this stops the daemon's automation-condition sensors,
+# which Dagster adds for assets with an automation condition)
 cp deploy/cluster/dagster.yaml "$DAGSTER_HOME/dagster.yaml"
-printf 'auto_materialize:\n  enabled: false\n' >>"$DAGSTER_HOME/dagster.yaml"
+printf 'auto_materialize:\n  enabled: false\n  use_sensors: false\n' >>"$DAGSTER_HOME/dagster.yaml"
 cat >"$RUN/workspace.yaml" <<EOF
 load_from:
   - grpc_server:
