@@ -343,6 +343,8 @@ def _money(text: str, scale: int) -> int:
     s = re.sub(r"^[^\d\-.,]+", "", text.strip())
     if "," in s and "." in s and s.rfind(",") > s.rfind("."):
         s = s.replace(".", "").replace(",", ".")  # European thousands dots
+    elif scale == 1 and re.fullmatch(r"\d{1,3}(?:\.\d{3})+", s):
+        s = s.replace(".", "")  # whole tournament chips with thousands dots (Italian skins: '1.500')
     return to_units(s, scale)
 
 

@@ -53,7 +53,7 @@ _BRACKET = re.compile(
 )
 _WINS = re.compile(
     r"^(?P<p>.*?) wins (?:Lo \()?(?P<a>[$€£]? ?[\d.,][\d.,\s]*?)(?: ?(?:USD|EUR|GBP|chips))? ?\)?"
-    r"(?: from (?P<pot>(?:the )?(?:main|side) pot(?: #?\d+)?))?(?: with .*)?\.?\s*$"
+    r"(?: from +(?P<pot>(?:the )?(?:main|side) pot(?: #?\d+)?))?(?: +with .*)?\.?\s*$"
 )
 _DEALT = re.compile(r"^Dealt to (.*?) \[ ?(.*?) ?\]\s*$")
 _STRUCTURE = re.compile(r"\b(NL|PL|FL)\b")

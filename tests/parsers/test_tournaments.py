@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, everleaf, fulltilt, merge, partypoker, pokerstars, pokertracker, winamax
+from parsers.formats import bovada, everleaf, fulltilt, ipoker, merge, partypoker, pokerstars, pokertracker, winamax
 from parsers.model import Kind
 from tests.conftest import SHARED
 
@@ -327,9 +327,17 @@ def test_pokerstars_progressive_knockout_lines_move_no_chips() -> None:
 def test_partypoker_tournaments_reconcile_with_their_unwritten_blinds() -> None:
     _, reasons, hands = _per_file(partypoker.FORMAT, tour("PartyPoker"))
     # old exports write "Blinds(100/200)" (or "Stakes(200/400)" in limit) but no posts: every hand
-    # was short of its blinds ("implied rake -3750"); now all 16 reconcile
-    assert len(hands) == 16 and not_ok(hands) == {}
+    # was short of its blinds ("implied rake -3750"); now all 17 reconcile (one of them writes
+    # "wins 20 chips from  side pot #1  with" with doubled spaces)
+    assert len(hands) == 17 and not_ok(hands) == {}
     assert reasons["unsupported variant: 7 Card Stud"] == 1
-    # what is still not read: a HUD-annotated converter output, a "side pot #1" award spelling,
-    # and fpdb's cut fragments
-    assert sum(reasons.values()) == 7
+    # what is still not read: a HUD-annotated converter output and fpdb's cut fragments
+    assert sum(reasons.values()) == 6
+
+
+# -- iPoker --------------------------------------------------------------------------------------
+def test_ipoker_italian_tournament_chips_with_thousands_dots() -> None:
+    hands, quarantined = parse_all(ipoker.FORMAT, [tour("iPoker", "Flop", "NLHE-EUR-SNG-0.50.iPoker.it.txt")])
+    # chips="1.500" is 1,500 chips (a dot for thousands), not 1.5 of a chip
+    assert quarantined == [] and not_ok(hands) == {}
+    assert {s.stack for h in hands[:1] for s in h.seats} == {1500}
