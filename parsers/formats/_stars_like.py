@@ -25,6 +25,7 @@ from parsers.model import (
     Kind,
     ParseError,
     Provenance,
+    Seat,
     Street,
 )
 from parsers.money import to_units
@@ -295,6 +296,18 @@ class HandBuilder:
                 text = first[: max(shared, 0)] + text if shared > 0 else text
             hand.boards.append(Board(no, text))
         return hand
+
+
+def read_seat_lines(hand: Hand, lines: list[str], start: int, seat: re.Pattern[str], money: Money) -> int:
+    """The seat lines from ``start`` (``seat`` has ``seat``, ``name`` and ``cash`` groups) into
+    ``hand.seats``; the index of the first line after them. No seat at all is a ParseError."""
+    i = start
+    while i < len(lines) and (s := seat.match(lines[i])) is not None:
+        hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"])))
+        i += 1
+    if not hand.seats:
+        raise ParseError("no seats", i + 1)
+    return i
 
 
 def new_hand(

@@ -22,8 +22,8 @@ from typing import ClassVar
 
 from parsers.base import StartLineFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import EASTERN, HandBuilder, Money, cards, new_hand, to_utc
-from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.formats._stars_like import EASTERN, HandBuilder, Money, cards, new_hand, read_seat_lines, to_utc
+from parsers.model import Hand, Kind, ParseError, Provenance, Street
 from parsers.reading import Block
 
 _START = re.compile(r"^\ufeff?Stage #(?P<no>C?\d+)[: ]")
@@ -83,12 +83,7 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
     if t is None:
         raise ParseError("no table line after the header", 2)
     hand.table_name, hand.button_seat = t["table"], int(t["button"])
-    i = 2
-    while i < len(lines) and (s := _SEAT.match(lines[i])) is not None:
-        hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"])))
-        i += 1
-    if not hand.seats:
-        raise ParseError("no seats", i + 1)
+    i = read_seat_lines(hand, lines, 2, _SEAT, money)
     _Reader(hand, money).read(lines, i)
     return hand
 

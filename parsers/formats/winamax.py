@@ -14,8 +14,18 @@ from typing import ClassVar
 
 from parsers.base import TextHandFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import PARIS, UTC, HandBuilder, Money, cards, new_hand, stars_decision, to_utc
-from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.formats._stars_like import (
+    PARIS,
+    UTC,
+    HandBuilder,
+    Money,
+    cards,
+    new_hand,
+    read_seat_lines,
+    stars_decision,
+    to_utc,
+)
+from parsers.model import Hand, Kind, ParseError, Provenance, Street
 from parsers.reading import Block
 
 _HEADER = re.compile(
@@ -117,12 +127,7 @@ def _parse(block: Block, source_file: str) -> Hand:
         hand.bb = hand.sb
 
     b = HandBuilder(hand)
-    i = 2
-    while i < len(lines) and (s := _SEAT.match(lines[i])) is not None:
-        hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"])))
-        i += 1
-    if not hand.seats:
-        raise ParseError("no seats", i + 1)
+    i = read_seat_lines(hand, lines, 2, _SEAT, money)
     by_length = sorted((seat.player for seat in hand.seats), key=len, reverse=True)
     in_summary = False
     for n in range(i, len(lines)):
