@@ -840,11 +840,21 @@ _UNDERCALL_RULINGS = ("full_call", "forfeit_undercall_and_fold")
 #: ACTION.OUT_OF_TURN); "unspecified": the book says nothing, so the floor chooses
 _OOT_RULINGS: dict[str, tuple[str, ...]] = {
     "binding": ("action_binding", "action_binding_with_penalty"),
-    "return_bet_all_options": ("bet_returned_all_options", "bet_returned_all_options_with_penalty"),
+    "return_bet_all_options": ("not_binding_all_options", "not_binding_all_options_with_penalty"),
     "may_change_but_chips_stay": ("may_change_action_chips_stay", "action_binding"),
     "call_or_fold_forfeit_unless_later_raise": ("call_prior_bet", "fold_forfeiting_bet"),
     "any_action": ("any_action",),
     "unspecified": ("action_binding", "action_returned_all_options"),
+}
+#: what each ``params.oot_policy`` value means, for the finding's message
+_OOT_TEXT: dict[str, str] = {
+    "binding": "binding",
+    "return_bet_all_options": "not binding: any chips go back and the player has every option",
+    "may_change_but_chips_stay": "the player may change the action, but chips bet stay in the pot",
+    "call_or_fold_forfeit_unless_later_raise": "the bettor must call the bet before their turn or fold,"
+    " forfeiting what they bet",
+    "any_action": "freed by a later raise: any action",
+    "unspecified": "not stated by the book",
 }
 
 
@@ -899,7 +909,7 @@ def _out_of_turn(hand: Hand, prof: Profile, a: Action, due: str | None, stale: b
             f"the action to {a.player} did not change before their turn"
         )
     rulings = _OOT_RULINGS.get(key, _OOT_RULINGS["unspecified"])
-    basis = "the book does not say" if key == "unspecified" else key.replace("_", " ")
+    basis = _OOT_TEXT.get(key, key.replace("_", " "))
     return review(
         hand.hand_id, a.seq, "ACTION.ORDER", rulings, f"{who}; floor's ruling ({basis})",
         f"{a.player} {a.kind} out of turn, stood",
