@@ -279,7 +279,7 @@ def replay_lines(r: HandReplay) -> list[str]:
             for f in s.findings:
                 lines.append(f"     ! {f['rule_id']} ({f['rulebook']}, {f['severity']}): {f['message']}")
     for w in r.awards:
-        lines.append(f"  {w['player']} collects {money(w['amount'], h)} (pot {w['pot_no']}, board {w['board_no']})")
+        lines.append(f"  {award_line(w, r)}")
     for f in r.findings_unplaced:
         lines.append(f"  ! {f['rule_id']} ({f['rulebook']}): {f['message']}")
     return lines

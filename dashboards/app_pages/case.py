@@ -106,7 +106,6 @@ st.caption(ui.md(f"case {short}{long_id} · mode: {f['mode']} · detector {f['de
                  f" · hands {f.get('first_hand_at')} → {f.get('last_hand_at')} UTC"))
 st.write("**Players:** " + ", ".join(ui.md(p) for p in players))
 player_links(players)
-assignment(case_id, store, user)
 st.subheader("Explanation")
 st.write(f.get("explanation") or "")
 st.write(f"**Benign explanation considered:** {f.get('benign_explanation') or ''}")
@@ -165,6 +164,9 @@ with col_b:
     sess = data.sessions(shared)
     st.image(to_svg(timeline_figure(sess.to_dicts())))
     st.dataframe(sess, hide_index=True)
+
+st.subheader("Assignment and notes")
+assignment(case_id, store, user)
 
 st.subheader("Decision")
 history = store.decisions(case_id)
