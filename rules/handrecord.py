@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import duckdb
@@ -28,6 +29,7 @@ import yaml
 from .continuity import _namer as name_for_rows
 from .findings import DATA, ERROR, REVIEW, WARNING, Finding
 from .profiles import PROFILE_DIR, ProfileMap, load_profile
+from .turns import FOLD_SQL, ORDER_SQL, fold_finding, order_finding
 
 #: hole cards each player is dealt, per variant (the matrix's DECK.CARD_COUNT ``hole_cards: 2|4``,
 #: widened to the variants the parsers read)
@@ -88,6 +90,10 @@ _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("SHOWDOWN.ALLIN_TABLED", "R003"): (
         "003_577dcffd2c9e41f5.txt", "Pozo disputado (all in)", "todas sus cartas deben ser mostradas"),
     ("RAKE.CAP", "*"): ("003_577dcffd2c9e41f5.txt", "Side pots (comisión)", "estipulado para esos blinds"),
+    ("SHOWDOWN.SIDE_POT_SHOW", "*"): (
+        "000_24a201a7802bf830.txt", "Cartas boca arriba en All-in",
+        "A ningún jugador se le permite retirarse en la confrontación del river de un bote paralelo si hay un "
+        "jugador que ha ido all-in en el bote principal"),
     ("MISDEAL.SA_LOCK", "*"): (
         "000_24a201a7802bf830.txt", "Error de reparto",
         "Si hay acción sustancial, no se puede declarar error de reparto y la mano debe continuar"),
@@ -156,13 +162,31 @@ LEFT JOIN won w USING (hand_id, player)
 WHERE NOT s.sitting_out
 """
 
+def _want_cards() -> str:
+    """SQL: the hole-card count of the hand's variant (NULL for a variant not in ``HOLE_CARDS``)."""
+    cases = " ".join(f"WHEN '{v}' THEN {n}" for v, n in HOLE_CARDS.items())
+    return f"CASE h.variant {cases} END"
+
+
+_CARD = "[2-9TJQKA][cdhs]"
+_SHORT = ", ".join(f"'{v}'" for v in sorted(SHORT_DECK))
+#: only the card strings that break a rule come back to Python: a wrong count, a code that is no
+#: card, or a 2-5 in a short-deck game
 _CARD_COUNT_SQL = f"""
-SELECT {_hand_columns()}, c.player, c.cards, c.provenance, 'hole' AS what
-FROM hole_cards c JOIN hands h USING (hand_id)
-WHERE c.provenance IN ('dealt', 'operator')
-UNION ALL
-SELECT {_hand_columns()}, NULL AS player, b.cards, NULL AS provenance, 'board' AS what
-FROM boards b JOIN hands h USING (hand_id)
+WITH rows AS (
+    SELECT {_hand_columns()}, c.player, c.cards, c.provenance, 'hole' AS what,
+           ({_want_cards()} IS NOT NULL AND length(c.cards) // 2 <> {_want_cards()}
+            AND c.cards NOT LIKE '%??%') AS wrong_count
+    FROM hole_cards c JOIN hands h USING (hand_id)
+    WHERE c.provenance IN ('dealt', 'operator')
+    UNION ALL
+    SELECT {_hand_columns()}, NULL AS player, b.cards, NULL AS provenance, 'board' AS what,
+           length(b.cards) // 2 NOT IN (0, 3, 4, 5) AS wrong_count
+    FROM boards b JOIN hands h USING (hand_id)
+)
+SELECT * FROM rows
+WHERE wrong_count OR NOT regexp_full_match(replace(cards, '??', ''), '({_CARD})*')
+   OR (variant IN ({_SHORT}) AND regexp_matches(cards, '[2-5][cdhs]'))
 """
 
 _SHOWDOWN_SQL = f"""
@@ -170,7 +194,7 @@ WITH live AS (
     -- live: dealt in (a post, a decision or a show on record) and never folded; a seat the export
     -- lists without a single action (sitting out unmarked) is not a live hand
     SELECT hand_id, count(*) AS live, count(*) FILTER (WHERE tabled > 0) AS tabling,
-           bool_or(all_in) AS any_all_in
+           bool_or(all_in) AS any_all_in, count(*) FILTER (WHERE NOT all_in) AS covering
     FROM _hr_player WHERE NOT folded AND acted GROUP BY hand_id
 ), recorded AS (
     -- hands whose export writes who tabled or mucked (ACPC logs and PHH write every card, no showing)
@@ -178,9 +202,11 @@ WITH live AS (
     UNION SELECT DISTINCT hand_id FROM hole_cards WHERE provenance = 'shown'
 )
 SELECT {_hand_columns()}, p.player, p.seat_no, p.tabled, p.won, p.all_in, p.mucked, l.live, l.tabling,
-       l.any_all_in
+       l.any_all_in, l.covering, coalesce(b.river, false) AS river
 FROM _hr_player p JOIN live l USING (hand_id) JOIN hands h USING (hand_id) JOIN recorded USING (hand_id)
+LEFT JOIN (SELECT hand_id, max(length(cards)) >= 10 AS river FROM boards GROUP BY hand_id) b USING (hand_id)
 WHERE NOT p.folded AND p.acted AND l.live >= 2 AND NOT h.cancelled
+  AND ((p.won > 0 AND p.tabled < coalesce({_want_cards()}, 0)) OR (l.any_all_in AND p.tabled = 0))
 """
 
 _CANCELLED_SQL = f"""
@@ -270,7 +296,8 @@ def table_all_cards_finding(row: dict[str, Any], book: str) -> Finding | None:
 
 def allin_tabled_finding(row: dict[str, Any], book: str) -> Finding | None:
     """SHOWDOWN.ALLIN_TABLED: a live hand not tabled once a player was all-in and betting was over
-    (R003 asks it of the all-in player's hand only)."""
+    (R003 asks it of the all-in player's hand only); under CEP a side-pot player mucking at the river
+    is SHOWDOWN.SIDE_POT_SHOW."""
     if not row["any_all_in"] or int(row["tabled"]) > 0:
         return None
     key = load_profile(book).key
@@ -282,6 +309,11 @@ def allin_tabled_finding(row: dict[str, Any], book: str) -> Finding | None:
     if key == "ONLINE":
         return _finding(row, "SHOWDOWN.ALLIN_TABLED", DATA, None, expected, actual,
                         f"site: the export shows {actual}; the site's software decides what is tabled.", key)
+    side_pot = int(row["covering"]) >= 2  # two players with chips behind contest a side pot
+    if key == "CEP" and row["mucked"] and not row["all_in"] and row["river"] and side_pot:
+        return _finding(row, "SHOWDOWN.SIDE_POT_SHOW", WARNING, None, "side-pot players show at the river",
+                        actual, f"{actual}: a side-pot player may not give up at the river while a main-pot "
+                        "player is all-in.", key)
     return _finding(row, "SHOWDOWN.ALLIN_TABLED", WARNING, None, expected, actual,
                     f"{actual}: the hand should have been turned face up.", key)
 
@@ -307,6 +339,7 @@ def sa_lock_finding(row: dict[str, Any], book: str) -> Finding | None:
     return _finding(row, "MISDEAL.SA_LOCK", ERROR, None, expected, actual, f"{actual}.", key)
 
 
+@cache
 def profile_section(name: str, section: str) -> dict[str, Any]:
     """``params.<section>`` of a profile's YAML, for the parameters ``rules.profiles.Profile`` does not
     carry (the house's rake caps)."""
@@ -318,6 +351,7 @@ def profile_section(name: str, section: str) -> dict[str, Any]:
     return dict((doc.get("params") or {}).get(section) or {})
 
 
+@cache
 def house_rake_caps(name: str) -> dict[str, int] | None:
     """The house's rake cap per blind level (``params.rake.cap_by_blinds``: ``"<sb>/<bb>": cap`` in the
     hand's units), or None while the profile says only ``house_table`` (R003 leaves the table to the
@@ -388,21 +422,49 @@ def record_findings(con: duckdb.DuckDBPyConnection, rulebook: str | None, pmap: 
         showdown = _rows(con, _SHOWDOWN_SQL)
         _emit(out, showdown, name_for, table_all_cards_finding)
         _emit(out, showdown, name_for, allin_tabled_finding)
+        _emit(out, _rows(con, ORDER_SQL), name_for, order_finding)
+        _emit(out, _fold_rows(con, rulebook, name_for), name_for, fold_finding)
         cancelled = _rows(con, _CANCELLED_SQL)
         _emit(out, cancelled, name_for, sa_lock_finding)
         _rake_caps(con, out, name_for, rake_caps)
-        out.stats = _stats(cards, showdown, cancelled, out.findings)
+        out.stats = _stats(con, cancelled, out.findings)
     finally:
-        con.execute("DROP TABLE IF EXISTS _hr_player")
+        for table in ("_hr_player", "_hr_scope", "_hr_keys"):
+            con.execute(f"DROP TABLE IF EXISTS {table}")
     return out
 
 
-def _stats(cards: list[dict[str, Any]], showdown: list[dict[str, Any]], cancelled: list[dict[str, Any]],
+_KEYS = ("site", "format", "game_type", "table_name", "tournament_id")
+
+
+def _fold_rows(con: duckdb.DuckDBPyConnection, rulebook: str | None,
+               name_for: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
+    """The rows for ACTION.FOLD_NONSTANDARD, a CEP rule: only hands audited under CEP are walked."""
+    cols = ", ".join(_KEYS)
+    keys = _rows(con, f"SELECT DISTINCT {cols} FROM hands")
+    cep = [k for k in keys if load_profile(rulebook or name_for(k)).key == "CEP"]
+    if not cep:
+        return []
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _hr_keys AS SELECT {cols} FROM hands LIMIT 0")
+    con.executemany(f"INSERT INTO _hr_keys VALUES ({', '.join('?' for _ in _KEYS)})",
+                    [[k[c] for c in _KEYS] for k in cep])
+    same = " AND ".join(f"h.{c} IS NOT DISTINCT FROM k.{c}" for c in _KEYS)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _hr_scope AS SELECT h.hand_id FROM hands h "
+                f"SEMI JOIN _hr_keys k ON {same}")
+    return _rows(con, FOLD_SQL)
+
+
+_SHOWDOWN_COUNT_SQL = """
+SELECT count(*) FROM (SELECT hand_id FROM _hr_player WHERE NOT folded AND acted GROUP BY hand_id HAVING count(*) >= 2)
+"""
+
+
+def _stats(con: duckdb.DuckDBPyConnection, cancelled: list[dict[str, Any]],
            findings: list[tuple[Finding, str]]) -> dict[str, Any]:
     by_rule: Counter[str] = Counter(f"{f.rule_id}:{f.severity}" for f, _ in findings)
+    showdowns = con.execute(_SHOWDOWN_COUNT_SQL).fetchone()
     return {
-        "card_rows": len(cards),
-        "showdown_hands": len({r["hand_id"] for r in showdown}),
+        "showdown_hands": int(showdowns[0]) if showdowns else 0,
         "cancelled_hands": len(cancelled),
         "findings": dict(sorted(by_rule.items())),
         "not_in_record": NOT_IN_RECORD,

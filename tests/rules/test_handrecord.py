@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 from parsers.model import Action, HoleCards, Kind, Provenance, Street
-from rules.findings import DATA, ERROR, REVIEW, WARNING
+from rules.findings import DATA, ERROR, INFO, REVIEW, WARNING
 from rules.handrecord import RecordResult, record_findings, substantial_action
 from rules.profiles import load_mapping
 from tests.conftest import SHARED, real_data
@@ -71,7 +71,7 @@ def showdown(shown: dict[str, str], *, mucks: tuple[str, ...] = (), all_in: bool
 
 @pytest.mark.parametrize("book", BOOKS)
 def test_a_winner_who_tabled_one_card_against_a_tabled_hand(book: str) -> None:
-    res = run([showdown({"B": "3c3d", "A": "As??"})], book)
+    res = run([showdown({"A": "As??", "B": "3c3d"})], book)
     want = DATA if book == "online-standard" else ERROR
     assert found(res) == [("SHOWDOWN.TABLE_ALL_CARDS", want)]
     f = res.findings[0][0]
@@ -79,14 +79,14 @@ def test_a_winner_who_tabled_one_card_against_a_tabled_hand(book: str) -> None:
 
 
 def test_a_winner_who_tabled_both_cards_or_won_uncontested_is_legal() -> None:
-    assert found(run([showdown({"B": "3c3d", "A": "AsAc"})], "CEP-2023")) == []
+    assert found(run([showdown({"A": "AsAc", "B": "3c3d"})], "CEP-2023")) == []
     assert found(run([showdown({"A": "As??"}, mucks=("B",))], "CEP-2023")) == []  # B conceded
 
 
 def test_omaha_needs_all_four_cards() -> None:
-    res = run([showdown({"B": "3c3d4h4s", "A": "AsAc"}, variant="omaha")], "R003-cash")
+    res = run([showdown({"A": "AsAc", "B": "3c3d4h4s"}, variant="omaha")], "R003-cash")
     assert found(res) == [("SHOWDOWN.TABLE_ALL_CARDS", ERROR)]
-    assert found(run([showdown({"B": "3c3d4h4s", "A": "AsAc5h6h"}, variant="omaha")], "R003-cash")) == []
+    assert found(run([showdown({"A": "AsAc5h6h", "B": "3c3d4h4s"}, variant="omaha")], "R003-cash")) == []
 
 
 # --- SHOWDOWN.ALLIN_TABLED -------------------------------------------------------------------------------
@@ -122,20 +122,20 @@ def test_an_export_that_writes_no_showing_is_not_checked() -> None:
     ("AsAc", "AhKdQc", []),
 ])
 def test_card_counts(cards: str, board: str, want: list[tuple[str, str]]) -> None:
-    hand = showdown({"B": "3c3d", "A": "AsAc"}, dealt={"A": cards, "B": "3c3d"})
+    hand = showdown({"A": "AsAc", "B": "3c3d"}, dealt={"A": cards, "B": "3c3d"})
     hand = replace(hand, boards=[hand.boards[0]._replace(cards=board)])
     assert found(run([hand], "PKR-cash")) == want
 
 
 @pytest.mark.parametrize(("book", "want"), [("PKR-cash", ERROR), ("CEP-2023", REVIEW), ("online-standard", DATA)])
 def test_a_low_card_in_short_deck_is_from_another_deck(book: str, want: str) -> None:
-    hand = showdown({"B": "6c6d", "A": "AsAc"}, variant="shortdeck", dealt={"A": "AsAc", "B": "5c6d"},
+    hand = showdown({"A": "AsAc", "B": "6c6d"}, variant="shortdeck", dealt={"A": "AsAc", "B": "5c6d"},
                     board=SHORT_BOARD)
     res = run([hand], book)
     assert ("DECK.FOREIGN_CARD", want) in found(res)
     review = [f for f, _ in res.findings if f.severity == REVIEW]
     assert all(f.house_decision and f.allowed_outcomes for f in review)
-    legal = showdown({"B": "6c6d", "A": "AsAc"}, variant="shortdeck", dealt={"A": "AsAc", "B": "6c6d"},
+    legal = showdown({"A": "AsAc", "B": "6c6d"}, variant="shortdeck", dealt={"A": "AsAc", "B": "6c6d"},
                      board=SHORT_BOARD)
     assert found(run([legal], book)) == []
 
@@ -163,7 +163,7 @@ def test_a_hand_cancelled_before_substantial_action_is_legal() -> None:
 # --- RAKE.CAP ---------------------------------------------------------------------------------------------
 
 def _raked(rake: int) -> object:
-    hand = showdown({"B": "3c3d", "A": "AsAc"})
+    hand = showdown({"A": "AsAc", "B": "3c3d"})
     return replace(hand, awards=[hand.awards[0]._replace(amount=2000 - rake)], site_rake=rake)
 
 
@@ -201,3 +201,69 @@ def test_real_exports_give_data_findings_only(real_db: Path) -> None:
     assert 50 <= by_rule.get("SHOWDOWN.ALLIN_TABLED:data", 0) <= 200, by_rule
     assert 5 <= by_rule.get("SHOWDOWN.TABLE_ALL_CARDS:data", 0) <= 40, by_rule
     assert res.stats["showdown_hands"] >= 2000  # the showdowns the record lets us check
+
+
+# --- SHOWDOWN.ORDER, SHOWDOWN.SIDE_POT_SHOW, ACTION.FOLD_NONSTANDARD (rules.turns) ----------------------
+
+def checked_down(first: str) -> object:
+    """A (button, seat 1) and B check the hand down; ``first`` tables first."""
+    script = [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200), ("preflop", "A", "call", 100),
+              ("preflop", "B", "check", None), ("river", "B", "check", None), ("river", "A", "check", None)]
+    hand = make_hand([("A", 5000), ("B", 5000)], script, boards=BOARD, awards=[("A", 400)], button=1)
+    other = "B" if first == "A" else "A"
+    seq = len(hand.actions)
+    shows = [Action(seq, Street.SHOWDOWN, first, Kind.SHOW, cards="AsAc"),
+             Action(seq + 1, Street.SHOWDOWN, other, Kind.SHOW, cards="3c3d")]
+    return replace(hand, actions=hand.actions + shows)
+
+
+@pytest.mark.parametrize("book", ["CEP-2023", "TDA-2009", "PKR-cash", "R003-cash"])
+def test_the_last_aggressor_shows_first(book: str) -> None:
+    assert found(run([showdown({"B": "3c3d", "A": "AsAc"})], book)) == [("SHOWDOWN.ORDER", WARNING)]
+    assert found(run([showdown({"A": "AsAc", "B": "3c3d"})], book)) == []
+
+
+@pytest.mark.parametrize("book", ["CEP-2023", "TDA-2009", "PKR-cash", "R003-cash"])
+def test_without_a_bet_the_first_player_left_of_the_button_shows_first(book: str) -> None:
+    assert found(run([checked_down("A")], book)) == [("SHOWDOWN.ORDER", WARNING)]  # A is on the button
+    assert found(run([checked_down("B")], book)) == []
+
+
+def test_show_order_is_the_software_s_online() -> None:
+    assert found(run([showdown({"B": "3c3d", "A": "AsAc"})], "online-standard")) == []
+
+
+def side_pot_muck() -> object:
+    """A is all-in preflop for 1,000; B and C play a side pot to the river, B bets, C calls and mucks."""
+    script = [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200), ("preflop", "C", "raise", 1000),
+              ("preflop", "A", "call", 900), ("preflop", "B", "call", 800),
+              ("river", "B", "bet", 1000), ("river", "C", "call", 1000)]
+    hand = make_hand([("A", 1000), ("B", 5000), ("C", 5000)], script, boards=BOARD, awards=[("B", 5000)], button=3)
+    seq = len(hand.actions)
+    extra = [Action(seq, Street.SHOWDOWN, "B", Kind.SHOW, cards="AsAc"),
+             Action(seq + 1, Street.SHOWDOWN, "A", Kind.SHOW, cards="3c3d"),
+             Action(seq + 2, Street.SHOWDOWN, "C", Kind.MUCK)]
+    return replace(hand, actions=hand.actions + extra)
+
+
+@pytest.mark.parametrize(("book", "want"), [("CEP-2023", "SHOWDOWN.SIDE_POT_SHOW"),
+                                            ("PKR-cash", "SHOWDOWN.ALLIN_TABLED"), ("R003-cash", None)])
+def test_a_side_pot_player_mucking_at_the_river(book: str, want: str | None) -> None:
+    rules = {f.rule_id for f, _ in run([side_pot_muck()], book).findings}
+    assert rules & {"SHOWDOWN.SIDE_POT_SHOW", "SHOWDOWN.ALLIN_TABLED"} == ({want} if want else set())
+
+
+def _flop(second: str) -> object:
+    script = [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200), ("preflop", "A", "call", 100),
+              ("preflop", "B", "check", None)]
+    script += [("flop", "B", "check", None), ("flop", "A", "fold", None)] if second == "fold" else \
+              [("flop", "B", "bet", 200), ("flop", "A", "fold", None), ("flop", "B", "uncalled_return", 200)]
+    return make_hand([("A", 5000), ("B", 5000)], script, boards=["AhKdQc"], awards=[("B", 400)], button=1)
+
+
+def test_a_fold_facing_no_bet_is_binding_under_cep() -> None:
+    res = run([_flop("fold")], "CEP-2023")
+    assert found(res) == [("ACTION.FOLD_NONSTANDARD", INFO)]
+    assert res.findings[0][0].action_seq == 5
+    assert found(run([_flop("bet")], "CEP-2023")) == []  # a fold facing a bet is a fold
+    assert found(run([_flop("fold")], "PKR-cash")) == []  # PKR speaks of out-of-turn folds only
