@@ -1,4 +1,5 @@
-"""``floorman audit``: the whole nightly audit in-process (same Dagster assets as the schedule)."""
+"""``floorman audit``: the whole nightly audit without the UI (the schedule's Dagster assets, its
+runs recorded on a persistent Dagster instance)."""
 
 from __future__ import annotations
 
@@ -72,10 +73,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
                        log_level=args.log_level)
     if args.json:
         print(json.dumps({**result.report, "snapshot": str(result.snapshot), "seconds": round(result.seconds, 2),
-                          "timings": result.timings}, sort_keys=True, default=str))
+                          "timings": result.timings, "dagster_runs": result.run_ids,
+                          "dagster_home": str(result.instance_home), "unpublished": result.unpublished},
+                         sort_keys=True, default=str))
     else:
         print_report(result.report, result.timings)
+        for name in result.unpublished:
+            print(f"  NOT PUBLISHED partition {name}: a blocking check failed (see above); the night left it out")
         print(f"  snapshot for the dashboard: {result.snapshot}")
+        print(f"  {len(result.run_ids)} Dagster runs recorded: DAGSTER_HOME={result.instance_home} dagster dev")
         print(f"  total {result.seconds:.1f} s")
     return 0
 
@@ -87,8 +93,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--work", help="working folder for partition files (default: next to --db)")
     p.add_argument("--partition", help="partition key for loose files (default: yesterday UTC)")
     p.add_argument("--rulebook", help="override the rulebook profile for every hand")
-    p.add_argument("--workers", type=int, default=1, help="build partitions in this many processes")
-    p.add_argument("--shards", type=int, default=1, help="split each day's files into this many partitions")
+    p.add_argument("--workers", type=int, default=1,
+                   help="build partitions in this many processes (one Dagster run per partition)")
+    p.add_argument("--shards", type=int, default=1,
+                   help="split each day's files into this many partitions (date x shard, at most 8)")
     p.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS,
                    help="Dagster console log level (default INFO; DEBUG shows every step event)")
     p.add_argument("--json", action="store_true")
