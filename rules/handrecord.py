@@ -26,6 +26,7 @@ from typing import Any
 import duckdb
 import yaml
 
+from .bbante import SHORT_BB_SQL, short_bb_finding
 from .continuity import _namer as name_for_rows
 from .findings import DATA, ERROR, REVIEW, WARNING, Finding
 from .profiles import PROFILE_DIR, ProfileMap, load_profile
@@ -424,6 +425,7 @@ def record_findings(con: duckdb.DuckDBPyConnection, rulebook: str | None, pmap: 
         _emit(out, showdown, name_for, allin_tabled_finding)
         _emit(out, _rows(con, ORDER_SQL), name_for, order_finding)
         _emit(out, _fold_rows(con, rulebook, name_for), name_for, fold_finding)
+        _emit(out, _rows(con, SHORT_BB_SQL), name_for, short_bb_finding)
         cancelled = _rows(con, _CANCELLED_SQL)
         _emit(out, cancelled, name_for, sa_lock_finding)
         _rake_caps(con, out, name_for, rake_caps)

@@ -101,6 +101,7 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "SHOWDOWN.SIDE_POT_SHOW": ("record",),
     "SHOWDOWN.ORDER": ("record",),
     "ACTION.FOLD_NONSTANDARD": ("record",),
+    "ANTE.BB_ANTE_SHORT_STACK": ("record",),
     "RAKE.CAP": ("record",),
     "DECK.MISSING_CARD": ("not_in_record",),
     "BOARD.RABBIT_HUNT": ("not_in_record",),

@@ -267,3 +267,25 @@ def test_a_fold_facing_no_bet_is_binding_under_cep() -> None:
     assert res.findings[0][0].action_seq == 5
     assert found(run([_flop("bet")], "CEP-2023")) == []  # a fold facing a bet is a fold
     assert found(run([_flop("fold")], "PKR-cash")) == []  # PKR speaks of out-of-turn folds only
+
+
+# --- ANTE.BB_ANTE_SHORT_STACK (rules.bbante) --------------------------------------------------------------
+
+def _short_bb(ante_first: bool) -> object:
+    """B has 250 behind at 100/200 with a 200 BB ante: ante first leaves 50 live, blind first 200."""
+    posts = [("preflop", "B", "post_bb_ante", 200), ("preflop", "B", "post_bb", 50)] if ante_first else \
+            [("preflop", "B", "post_bb", 200), ("preflop", "B", "post_bb_ante", 50)]
+    script = [("preflop", "A", "post_sb", 100), *posts, ("preflop", "A", "call", 100)]
+    hand = make_hand([("A", 5000), ("B", 250)], script, boards=BOARD, awards=[("A", 500)], button=1, bb_ante=200,
+                     game_type="tournament")
+    return replace(hand, ante=0)
+
+
+@pytest.mark.parametrize("book", ["CEP-2023", "TDA-2009"])
+def test_a_short_big_blind_posting_the_ante_first_is_the_floor_s_call(book: str) -> None:
+    res = run([_short_bb(ante_first=True)], book)
+    short = [f for f, _ in res.findings if f.rule_id == "ANTE.BB_ANTE_SHORT_STACK"]
+    assert [(f.severity, f.house_decision) for f in short] == [(REVIEW, True)]
+    assert "blind first" in (short[0].allowed_outcomes or "")
+    assert not [f for f, _ in run([_short_bb(ante_first=False)], book).findings
+                if f.rule_id == "ANTE.BB_ANTE_SHORT_STACK"]
