@@ -25,13 +25,20 @@ st.set_page_config(page_title="Floorman", layout="wide")
 ui.start_timing()
 ui.warm_up()  # rule engine and rulebooks loaded once per server process, not inside a reviewer's first replay
 
+
+
+def _to_queue() -> None:
+    st.switch_page(HERE / "app_pages" / "queue.py")
+
+
 user = ui.current_user()
 if user is None:
     ui.sync_cookie()  # deletes a stale or revoked cookie
     # every page's address leads to the login form; the login's rerun then lands on the page
-    hidden = [st.Page(LOGIN, title="Log in", url_path=slug, visibility="hidden")
-              for entries in ui.page_specs("admin").values() for slug, _ in entries]
-    nav = st.navigation([st.Page(LOGIN, title="Log in", url_path="login", default=True), *hidden],
+    slugs = ["login", *(slug for entries in ui.page_specs("admin").values() for slug, _ in entries)]
+    hidden = [st.Page(LOGIN, title="Log in", url_path=slug, visibility="hidden") for slug in slugs]
+    # the default page lives at the root; its own url_path only has to differ from the others
+    nav = st.navigation([st.Page(LOGIN, title="Log in", url_path="signin", default=True), *hidden],
                         position="hidden")
 else:
     pages = {
@@ -49,6 +56,8 @@ else:
             if ui.config().auth_mode == "oidc" and getattr(st.user, "is_logged_in", False):
                 st.logout()
             st.rerun()
+    # a logged-in session opening the login address (a bookmark, a link copied while logged out)
+    pages.setdefault("", []).append(st.Page(_to_queue, title="Log in", url_path="login", visibility="hidden"))
     nav = st.navigation(pages)
 try:
     nav.run()

@@ -193,6 +193,18 @@ def test_case_link_in_a_fresh_browser_lands_on_the_case_after_login(served: Serv
     assert "F-sqz-004" in text and "squeeze" in text
     assert "case=F-sqz-004" in b.url()
     b.screenshot(ARTIFACTS / "05-linked-case.png")
+    b.goto(f"{served.url}/login")  # a bookmarked login page, already logged in: the queue
+    b.wait_text("Reviewer workload")
+    b.wait_idle()
+    assert "Page not found" not in b.page_text()
+
+
+def test_login_address_in_a_fresh_browser(served: Served, browser: Browser) -> None:
+    b = browser
+    b.goto(f"{served.url}/login")
+    b.wait_text("Floorman: log in")
+    b.wait_idle()
+    assert "Page not found" not in b.page_text()
 
 
 def usd(cents: int) -> str:
