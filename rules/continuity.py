@@ -150,6 +150,25 @@ _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
         "000", "Re-entry",
         "se le asignará un sitio nuevo diferente del anterior",
     ),
+    ("BLIND.ABSENT_PLAYER", "CEP"): (
+        "000", "Abandono del torneo",
+        "Las fichas de dicho jugador se seguirán retirando en los turnos en los que le correspondería poner las"
+        " ciegas y/o antes",
+    ),
+    ("BLIND.ABSENT_PLAYER", "R003"): (
+        "003", "JUGADOR EN PAUSA",
+        "se le haya descontado una ciega grande y una pequeña, pasará a ser un",
+    ),
+    ("BLIND.ABSENT_PLAYER", "R003+30"): (
+        "003", "JUGADOR AUSENTE",
+        "Pasados 30 minutos de ausencia, el Jefe de Sala de acuerdo a las circunstancias intervendrá para definir"
+        " la permanencia del jugador en la mesa",
+    ),
+    ("BLIND.ABSENT_PLAYER", "*"): (
+        "000", "CEP, Abandono del torneo (borrowed: the book has no such article)",
+        "Las fichas de dicho jugador se seguirán retirando en los turnos en los que le correspondería poner las"
+        " ciegas y/o antes",
+    ),
     ("TOURNEY.CHIP_RACE", "T09"): (
         "001", "art. 16 Chip-Race",
         "El chip race comienza siempre en el asiento Nº 1",
@@ -166,7 +185,8 @@ _BOOK_NAMES = {"CEP": "CEP 2023", "T09": "TDA 2009", "PKR": "PKR Club cash", "R0
 def cite(rule_id: str, key: str) -> str:
     """`` — <rulebook>, <article>: [seed] «passage»``: what every continuity finding ends with."""
     tag, article, passage = _CITES.get((rule_id, key)) or _CITES[(rule_id, "*")]
-    return f" — {_BOOK_NAMES.get(key, key)}, {article}: [{_SEED[tag]}] «{passage}»"
+    book = key.split("+", 1)[0]
+    return f" — {_BOOK_NAMES.get(book, book)}, {article}: [{_SEED[tag]}] «{passage}»"
 
 
 @cache
@@ -193,17 +213,19 @@ CREATE OR REPLACE TEMP TABLE _cx_hand AS
 WITH h AS (
     SELECT h.hand_id, h.site, h.format, h.game_type, h.tournament_id, h.table_name, h.started_at,
            h.site_hand_no, h.source_file, h.byte_offset, h.byte_length, h.button_seat, h.sb, h.bb,
-           h.ante, h.cancelled, h.variant, h.betting, h.max_seats, {_NUMBER} AS n,
-           dense_rank() OVER (ORDER BY h.site, coalesce(h.tournament_id, ''), h.table_name) AS stream,
-           coalesce(r.status, 'ok') = 'mismatch' AS unbalanced
+           h.ante, h.cancelled, h.hero, {_NUMBER} AS n, coalesce(r.status, 'ok') = 'mismatch' AS unbalanced
     FROM hands h LEFT JOIN reconciliation r USING (hand_id)
 )
-SELECT *, row_number() OVER (PARTITION BY stream ORDER BY started_at NULLS FIRST, n NULLS FIRST,
-                                 site_hand_no, hand_id) AS k
+-- hx numbers every hand in table-and-time order, so a hand's predecessor at its table is hx - 1
+SELECT *, row_number() OVER (ORDER BY site, coalesce(tournament_id, ''), table_name, started_at NULLS FIRST,
+                                      n NULLS FIRST, site_hand_no, hand_id) AS hx,
+       dense_rank() OVER (ORDER BY site, coalesce(tournament_id, ''), table_name) AS stream
 FROM h
 """
 
-#: per seat of every hand: start stack, computed end stack, posts, all-in, dealt in
+#: per seat of every hand: start stack, computed end stack, posts, all-in, dealt in; and the same
+#: player's row at the same seat in the table's previous hand (``p_*``; ``p_hx = hx - 1`` when they
+#: sat there, else NULL: an integer self-join, cheaper than a window over player names)
 _SEATS_SQL = """
 CREATE OR REPLACE TEMP TABLE _cx_seat AS
 WITH c AS (
@@ -212,65 +234,57 @@ WITH c AS (
            bool_or(all_in) AS all_in, bool_or(kind = 'post_sb') AS sb, bool_or(kind = 'post_bb') AS bb,
            bool_or(kind NOT IN ('show', 'muck', 'cash_out', 'uncalled_return')) AS acted
     FROM actions GROUP BY ALL
-), a AS (SELECT hand_id, player, sum(amount) AS won FROM awards GROUP BY ALL)
-SELECT s.hand_id, s.seat_no, s.player, s.stack, s.sitting_out, s.final_stack,
-       s.stack - coalesce(c.put, 0) + coalesce(a.won, 0) + coalesce(c.paid_out, 0) AS end_stack,
-       coalesce(c.all_in, false) AS all_in, coalesce(c.sb, false) AS posted_sb,
-       coalesce(c.bb, false) AS posted_bb, coalesce(c.acted, false) AS acted, coalesce(a.won, 0) AS won
-FROM seats s LEFT JOIN c USING (hand_id, player) LEFT JOIN a USING (hand_id, player)
+), a AS (SELECT hand_id, player, sum(amount) AS won FROM awards GROUP BY ALL),
+s AS (
+    SELECT h.hx, h.stream, s.seat_no, s.player, s.stack, s.sitting_out, s.final_stack,
+           s.stack - coalesce(c.put, 0) + coalesce(a.won, 0) + coalesce(c.paid_out, 0) AS end_stack,
+           coalesce(c.all_in, false) AS all_in, coalesce(c.sb, false) AS posted_sb,
+           coalesce(c.bb, false) AS posted_bb, coalesce(c.acted, false) AS acted, coalesce(a.won, 0) AS won
+    FROM seats s JOIN _cx_hand h USING (hand_id)
+    LEFT JOIN c USING (hand_id, player) LEFT JOIN a USING (hand_id, player)
+)
+SELECT c.*, p.hx AS p_hx, p.end_stack AS p_end, p.final_stack AS p_final, p.all_in AS p_all_in, p.won AS p_won
+FROM s c LEFT JOIN s p ON p.hx = c.hx - 1 AND p.stream = c.stream AND p.seat_no = c.seat_no AND p.player = c.player
 """
 
 #: every hand with the one before it at its table, and how far the export proves they follow
 _PAIRS_SQL = f"""
 CREATE OR REPLACE TEMP TABLE _cx_pair AS
 WITH p AS (
-    SELECT c.*, p.hand_id AS prev_id, p.n AS prev_n, p.started_at AS prev_at, p.source_file AS prev_file,
+    SELECT c.*, p.hand_id AS prev_id, p.n AS prev_n, p.source_file AS prev_file,
            p.byte_offset AS prev_off, p.byte_length AS prev_len, p.button_seat AS prev_button,
            p.sb AS prev_sb_amt, p.bb AS prev_bb_amt, p.ante AS prev_ante, p.cancelled AS prev_cancelled,
            p.unbalanced AS prev_unbalanced, c.n - p.n AS diff,
            epoch(c.started_at) - epoch(p.started_at) AS gap_s
-    FROM _cx_hand c JOIN _cx_hand p ON p.stream = c.stream AND p.k = c.k - 1
+    FROM _cx_hand c JOIN _cx_hand p ON p.hx = c.hx - 1 AND p.stream = c.stream
 ), streams AS (
-    SELECT stream,
-           count(*) FILTER (WHERE diff = 1) >= {COUNTER_SHARE} * count(*) AS counter
+    SELECT stream, count(*) FILTER (WHERE diff = 1) >= {COUNTER_SHARE} * count(*) AS counter
     FROM p GROUP BY stream
 ), orderable AS (
-    SELECT stream, count(started_at) = count(*) OR count(n) = count(*) AS ordered,
-           count(*) AS hands
+    SELECT stream, count(started_at) = count(*) OR count(n) = count(*) AS ordered
     FROM _cx_hand GROUP BY stream
 ), reset AS (
-    SELECT h.stream, count(DISTINCT s.stack) = 1 AS reset
-    FROM _cx_hand h JOIN _cx_seat s USING (hand_id) GROUP BY h.stream
-), stable AS (
-    -- seats held by the same player in both hands of the pair, and the seat the previous small
-    -- blind sat in (a dead button moves there)
-    SELECT p.hand_id, s.seat_no, s.player
-    FROM p JOIN _cx_seat s ON s.hand_id = p.hand_id
-    JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.player = s.player AND q.seat_no = s.seat_no
+    SELECT stream, min(stack) = max(stack) AS reset FROM _cx_seat GROUP BY stream
 ), moved AS (
-    SELECT p.hand_id,
-           arg_min(st.seat_no, (st.seat_no - p.prev_button + 1000) % 1000)
-               FILTER (WHERE st.seat_no <> p.prev_button) AS next_seat
-    FROM p JOIN stable st USING (hand_id) GROUP BY p.hand_id
-), prev_sb AS (
-    SELECT p.hand_id, min(q.seat_no) AS sb_seat
-    FROM p JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.posted_sb GROUP BY p.hand_id
-)
-SELECT p.*, st.counter, o.ordered, r.reset, m.next_seat, ps.sb_seat AS prev_sb_seat,
-       (p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL
-        AND (p.button_seat = m.next_seat OR p.button_seat = ps.sb_seat)) AS button_stepped,
+    -- the next seat clockwise after the previous button held by the same player in both hands
+    SELECT s.hx, arg_min(s.seat_no, (s.seat_no - p.prev_button + 1000) % 1000) AS next_seat
+    FROM _cx_seat s JOIN p USING (hx)
+    WHERE s.p_hx = s.hx - 1 AND s.seat_no <> p.prev_button GROUP BY s.hx
+), sb AS (SELECT hx, min(seat_no) AS sb_seat FROM _cx_seat WHERE posted_sb GROUP BY hx)
+SELECT p.*, st.counter, o.ordered, r.reset, m.next_seat, ps.sb_seat AS prev_sb_seat, cs.sb_seat,
        CASE
            WHEN NOT o.ordered THEN 'unordered'
            WHEN p.diff = 1 THEN 'proven'
            WHEN st.counter THEN 'gap'
            WHEN p.gap_s IS NOT NULL AND (p.gap_s > {MAX_GAP_S} OR p.gap_s < 0) THEN 'gap'
            WHEN p.source_file <> p.prev_file THEN 'gap'
+           -- a dead button moves to the previous small blind's seat, a cash button to the next player
            WHEN p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL
                 AND (p.button_seat = m.next_seat OR p.button_seat = ps.sb_seat) THEN 'likely'
            ELSE 'gap'
        END AS proof
 FROM p JOIN streams st USING (stream) JOIN orderable o USING (stream) JOIN reset r USING (stream)
-LEFT JOIN moved m USING (hand_id) LEFT JOIN prev_sb ps USING (hand_id)
+LEFT JOIN moved m USING (hx) LEFT JOIN sb ps ON ps.hx = p.hx - 1 LEFT JOIN sb cs ON cs.hx = p.hx
 """
 
 #: players whose start stack is not their end stack in the previous hand of the pair. On a pair only
@@ -279,24 +293,21 @@ LEFT JOIN moved m USING (hand_id) LEFT JOIN prev_sb ps USING (hand_id)
 _MOVED_SQL = """
 CREATE OR REPLACE TEMP TABLE _cx_moved AS
 SELECT p.hand_id, p.prev_id, p.proof, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
-       p.source_file, p.byte_offset, p.byte_length, p.prev_file, p.prev_off, p.prev_len,
-       s.player, s.seat_no, s.stack, q.end_stack, q.final_stack, q.all_in, q.won,
-       p.bb <> p.prev_bb_amt OR p.sb <> p.prev_sb_amt OR p.ante <> p.prev_ante AS level_change,
-       p.prev_sb_amt, p.site_hand_no, count(*) OVER (PARTITION BY p.hand_id) AS moved_in_pair
-FROM _cx_pair p
-JOIN _cx_seat s ON s.hand_id = p.hand_id
-JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.player = s.player AND q.seat_no = s.seat_no
-WHERE p.proof IN ('proven', 'likely') AND NOT p.reset AND NOT p.prev_cancelled AND NOT p.prev_unbalanced
-  AND s.stack <> q.end_stack AND s.stack IS DISTINCT FROM q.final_stack
+       p.source_file, p.byte_offset, p.byte_length, p.prev_file, p.prev_off, p.prev_len, p.hero,
+       s.player, s.seat_no, s.stack, s.p_end AS end_stack, s.p_final AS final_stack, s.p_all_in AS all_in,
+       s.p_won AS won, p.bb <> p.prev_bb_amt OR p.sb <> p.prev_sb_amt OR p.ante <> p.prev_ante AS level_change,
+       p.prev_sb_amt, p.site_hand_no, count(*) OVER (PARTITION BY p.hx) AS moved_in_pair
+FROM _cx_seat s JOIN _cx_pair p USING (hx)
+WHERE s.p_hx = s.hx - 1 AND p.proof IN ('proven', 'likely') AND NOT p.reset AND NOT p.prev_cancelled
+  AND NOT p.prev_unbalanced AND s.stack <> s.p_end AND s.stack IS DISTINCT FROM s.p_final
 """
 _STACKS_SQL = """
 SELECT * FROM _cx_moved WHERE proof = 'proven' OR moved_in_pair = 1 ORDER BY hand_id, seat_no
 """
 _COMPARED_SQL = """
-SELECT p.proof, count(*) FROM _cx_pair p
-JOIN _cx_seat s ON s.hand_id = p.hand_id
-JOIN _cx_seat q ON q.hand_id = p.prev_id AND q.player = s.player AND q.seat_no = s.seat_no
-WHERE p.proof IN ('proven', 'likely') AND NOT p.reset AND NOT p.prev_cancelled AND NOT p.prev_unbalanced
+SELECT p.proof, count(*) FROM _cx_seat s JOIN _cx_pair p USING (hx)
+WHERE s.p_hx = s.hx - 1 AND p.proof IN ('proven', 'likely') AND NOT p.reset AND NOT p.prev_cancelled
+  AND NOT p.prev_unbalanced
 GROUP BY 1
 """
 _STREAMS_SQL = """
@@ -306,41 +317,71 @@ SELECT count(*) AS streams,
 FROM (SELECT stream, count(*) AS hands, count(started_at) = count(*) OR count(n) = count(*) AS ordered
       FROM _cx_hand GROUP BY stream)
 """
-#: proven pairs whose button is not where the previous hand's puts it
-_BUTTON_SQL = """
+#: proven pairs whose button is not where the previous hand puts it: a dead button (tournaments)
+#: moves to the seat of the previous small blind; heads-up (the button posted the small blind) and in
+#: cash it moves to the next seated player
+_BUTTON_WHERE = """
+p.proof = 'proven' AND p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL AND p.next_seat IS NOT NULL
+  AND NOT p.cancelled AND NOT p.prev_cancelled
+"""
+_BUTTON_WRONG = """
+NOT (CASE WHEN p.game_type = 'tournament' AND p.prev_sb_seat IS NOT NULL AND p.prev_sb_seat <> p.prev_button
+          THEN p.button_seat = p.prev_sb_seat ELSE p.button_seat = p.next_seat END)
+"""
+_BUTTON_SQL = f"""
 SELECT p.hand_id, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
        p.prev_button, p.button_seat, p.next_seat, p.prev_sb_seat
-FROM _cx_pair p
-WHERE p.proof = 'proven' AND p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL
-  AND NOT p.cancelled AND NOT p.prev_cancelled
-  -- a dead button (tournaments) moves to the seat of the previous small blind; heads-up (the button
-  -- posted the small blind) and in cash it moves to the next seated player
-  AND NOT (CASE WHEN p.game_type = 'tournament' AND p.prev_sb_seat IS NOT NULL
-                     AND p.prev_sb_seat <> p.prev_button THEN p.button_seat = p.prev_sb_seat
-           ELSE p.button_seat = p.next_seat END)
-  AND p.next_seat IS NOT NULL
-ORDER BY p.hand_id
+FROM _cx_pair p WHERE {_BUTTON_WHERE} AND {_BUTTON_WRONG} ORDER BY p.hand_id
 """
-_BUTTON_IDS = _BUTTON_SQL.replace("ORDER BY p.hand_id", "")
 _BUTTONS_SEEN_SQL = f"""
-SELECT count(*), count(*) FILTER (WHERE hand_id IN (SELECT hand_id FROM ({_BUTTON_IDS})))
-FROM _cx_pair WHERE proof = 'proven' AND button_seat IS NOT NULL AND prev_button IS NOT NULL AND next_seat IS NOT NULL
-  AND NOT cancelled AND NOT prev_cancelled
+SELECT count(*), count(*) FILTER (WHERE {_BUTTON_WRONG}) FROM _cx_pair p WHERE {_BUTTON_WHERE}
 """
 #: tournament hands: a player not seated in the previous hand, dealt in while seated after the button
 #: and before the small blind
 _NEW_PLAYER_SQL = """
-WITH cur_sb AS (SELECT hand_id, min(seat_no) AS sb_seat FROM _cx_seat WHERE posted_sb GROUP BY hand_id)
 SELECT p.hand_id, p.proof, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
-       s.player, s.seat_no, p.button_seat, c.sb_seat
-FROM _cx_pair p JOIN cur_sb c USING (hand_id)
-JOIN _cx_seat s ON s.hand_id = p.hand_id
+       s.player, s.seat_no, p.button_seat, p.sb_seat
+FROM _cx_pair p JOIN _cx_seat s USING (hx)
 WHERE p.game_type = 'tournament' AND p.proof IN ('proven', 'likely') AND p.button_seat IS NOT NULL
-  AND NOT p.cancelled AND s.acted AND NOT s.sitting_out
-  AND NOT EXISTS (SELECT 1 FROM _cx_seat q WHERE q.hand_id = p.prev_id AND q.player = s.player)
+  AND p.sb_seat IS NOT NULL AND NOT p.cancelled AND s.acted AND NOT s.sitting_out
   AND ((s.seat_no - p.button_seat + 1000) % 1000) > 0
-  AND ((s.seat_no - p.button_seat + 1000) % 1000) < ((c.sb_seat - p.button_seat + 1000) % 1000)
+  AND ((s.seat_no - p.button_seat + 1000) % 1000) < ((p.sb_seat - p.button_seat + 1000) % 1000)
+  AND NOT EXISTS (SELECT 1 FROM _cx_seat q WHERE q.hx = p.hx - 1 AND q.player = s.player)
 ORDER BY p.hand_id, s.seat_no
+"""
+#: tournament hands: a player sitting out, seated in the previous hand too, whose seat the big blind
+#: passed over (strictly between the previous and this hand's big blind, clockwise): their blind was
+#: not taken
+_ABSENT_SQL = """
+WITH bb AS (SELECT hx, min(seat_no) AS bb_seat FROM _cx_seat WHERE posted_bb GROUP BY hx)
+SELECT p.hand_id, p.proof, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
+       s.player, s.seat_no, cb.bb_seat, pb.bb_seat AS prev_bb_seat
+FROM _cx_pair p JOIN bb pb ON pb.hx = p.hx - 1 JOIN bb cb ON cb.hx = p.hx JOIN _cx_seat s ON s.hx = p.hx
+WHERE p.game_type = 'tournament' AND p.proof IN ('proven', 'likely') AND NOT p.cancelled
+  AND s.sitting_out AND NOT s.posted_bb AND s.p_hx = s.hx - 1
+  AND (s.seat_no - pb.bb_seat + 1000) % 1000 > 0
+  AND (s.seat_no - pb.bb_seat + 1000) % 1000 < (cb.bb_seat - pb.bb_seat + 1000) % 1000
+ORDER BY p.hand_id, s.seat_no
+"""
+#: cash hands: a run of consecutive hands a player sits out at the same seat ("paused"), with the
+#: blinds they post in it and how long it has lasted
+_PAUSED_SQL = """
+WITH so AS (
+    SELECT s.hx, s.stream, s.player, s.seat_no, s.posted_sb, s.posted_bb, h.hand_id, h.site, h.table_name,
+           h.tournament_id, h.game_type, h.format, h.started_at,
+           s.hx - row_number() OVER (PARTITION BY s.stream, s.player, s.seat_no ORDER BY s.hx) AS island
+    FROM _cx_seat s JOIN _cx_hand h USING (hx)
+    WHERE s.sitting_out AND h.game_type = 'cash'
+), runs AS (
+    SELECT *, sum(posted_bb::INT) OVER w AS bbs, sum(posted_sb::INT) OVER w AS sbs,
+           epoch(started_at) - epoch(min(started_at) OVER w) AS paused_s,
+           epoch(lag(started_at) OVER w) - epoch(min(started_at) OVER w) AS paused_before_s
+    FROM so WINDOW w AS (PARTITION BY stream, player, seat_no, island ORDER BY hx)
+)
+SELECT r.*, coalesce(p.proof, 'gap') AS proof FROM runs r LEFT JOIN _cx_pair p USING (hx)
+WHERE (r.posted_bb AND r.bbs > 1) OR (r.posted_sb AND r.sbs > 1)
+   OR (r.paused_s > 1800 AND coalesce(r.paused_before_s, 0) <= 1800)
+ORDER BY r.hand_id
 """
 #: tournament hands played at lower blinds than a hand of the same tournament that started earlier
 #: (any table): the new level applies from the next hand, so an older level after it is out of order
@@ -358,12 +399,12 @@ FROM t WHERE bb < earlier_bb ORDER BY hand_id
 #: hands where a player put in more than the stack they started with (the within-hand check reports
 #: the overdraw); with a rebuy or add-on written inside that hand, the added chips were used at once
 _OVERDRAWN_SQL = """
+WITH o AS (SELECT hand_id FROM reconciliation WHERE overdrawn > 0),
+c AS (SELECT hand_id, player, sum(contribution) AS put FROM actions SEMI JOIN o USING (hand_id) GROUP BY ALL)
 SELECT h.hand_id, h.site, h.table_name, h.tournament_id, h.game_type, h.format, h.source_file,
        h.byte_offset, h.byte_length, s.player, s.stack, c.put
-FROM hands h JOIN reconciliation r USING (hand_id)
-JOIN seats s USING (hand_id)
-JOIN (SELECT hand_id, player, sum(contribution) AS put FROM actions GROUP BY ALL) c USING (hand_id, player)
-WHERE r.overdrawn > 0 AND c.put > s.stack
+FROM c JOIN hands h USING (hand_id) JOIN seats s USING (hand_id, player)
+WHERE c.put > s.stack
 ORDER BY h.hand_id
 """
 
@@ -371,13 +412,18 @@ ORDER BY h.hand_id
 # --- reading what the export wrote -----------------------------------------------------------------
 
 _ADD_WORDS = (
-    r"(?:re-?buys|rebuys?|adds|added|brings|tops? up|takes the add-on|: (?:Double )?[Rr]ebuyin|: Addon"
+    r"(?:re-?buys|rebuys?|adds|added|brings (?!in\b)|tops? up|takes the add-on|: (?:Double )?[Rr]ebuyin|: Addon"
     r"|: Double rebuys)"
 )
 
 
-def _adds_pattern(player: str) -> re.Pattern[str]:
-    return re.compile(r"(?m)^\s*" + re.escape(player) + r"(?: \[ME\])?\s*:?\s*" + _ADD_WORDS)
+#: the file's own player, where the export names seats by position (Bovada: "UTG+3 [ME] : Rebuyin 1500")
+_HERO_ADDS = r"|^\S.*\[ME\]\s*:\s*(?:Rebuyin|Addon|Double rebuys)"
+
+
+def _adds_pattern(player: str, hero: bool = False) -> re.Pattern[str]:
+    own = r"^\s*" + re.escape(player) + r"(?: \[ME\])?\s*:?\s*" + _ADD_WORDS
+    return re.compile("(?m)" + own + (_HERO_ADDS if hero else ""))
 
 
 def _read(path: str, start: int, stop: int) -> str:
@@ -395,7 +441,7 @@ def _read(path: str, start: int, stop: int) -> str:
 def written_add(row: dict[str, Any]) -> bool:
     """Whether the export writes a rebuy, add-on or top-up by the row's player in the previous hand,
     between the two hands (same file) or in the current hand before its first action."""
-    pat = _adds_pattern(row["player"])
+    pat = _adds_pattern(row["player"], hero=row.get("hero") == row["player"])
     texts = [_read(row["prev_file"], row["prev_off"], row["prev_off"] + row["prev_len"]),
              _read(row["source_file"], row["byte_offset"], row["byte_offset"] + row["byte_length"])]
     if row["prev_file"] == row["source_file"]:
@@ -586,6 +632,41 @@ def new_player_finding(row: dict[str, Any], book: str) -> Finding | None:
                     + cite("BLIND.NEW_PLAYER_POSITION", key))
 
 
+def absent_finding(row: dict[str, Any], book: str) -> Finding | None:
+    """BLIND.ABSENT_PLAYER (CEP): an absent tournament player keeps paying the blinds."""
+    key = load_profile(book).key
+    if key == "CEP":
+        sev = _sure(ERROR, row["proof"])
+    elif key in ("T09", "ONLINE"):
+        sev = WARNING  # T09 deals absent players in but says nothing of their blinds; sites: their rule
+    else:
+        return None
+    return _finding(row["hand_id"], "BLIND.ABSENT_PLAYER", sev, None,
+                    f"{row['player']} (seat {row['seat_no']}, sitting out) posts the big blind",
+                    f"the big blind moved from seat {row['prev_bb_seat']} to seat {row['bb_seat']}",
+                    f"{row['player']} sits out at seat {row['seat_no']}, which the big blind passed over: an absent"
+                    " player's blinds are still taken." + cite("BLIND.ABSENT_PLAYER", key))
+
+
+def paused_finding(row: dict[str, Any], book: str) -> Finding | None:
+    """BLIND.ABSENT_PLAYER (R003): a paused cash player pays one SB and one BB, then is absent (not
+    dealt, not charged); after 30 minutes the floor decides on the seat."""
+    if load_profile(book).key != "R003" or row["proof"] not in ("proven", "likely"):
+        return None
+    who = f"{row['player']} (seat {row['seat_no']})"
+    if (row["posted_bb"] and row["bbs"] > 1) or (row["posted_sb"] and row["sbs"] > 1):
+        blind = "big" if row["posted_bb"] and row["bbs"] > 1 else "small"
+        return _finding(row["hand_id"], "BLIND.ABSENT_PLAYER", _sure(ERROR, row["proof"]), None,
+                        "one small and one big blind, then not charged",
+                        f"a second {blind} blind charged while paused",
+                        f"{who} sits out and is charged the {blind} blind a second time: after one big and one"
+                        " small blind a paused player is absent and not charged." + cite("BLIND.ABSENT_PLAYER", "R003"))
+    return _finding(row["hand_id"], "BLIND.ABSENT_PLAYER", REVIEW, "keeps_seat|seat_released",
+                    "the floor rules on the seat", f"sitting out for {int(row['paused_s']) // 60} min",
+                    f"{who} has sat out for more than 30 minutes: the floor decides whether the player keeps"
+                    " the seat." + cite("BLIND.ABSENT_PLAYER", "R003+30"))
+
+
 def level_finding(row: dict[str, Any], book: str) -> Finding | None:
     """LEVEL.NEXT_HAND: a tournament hand at lower blinds than one that started earlier."""
     key = load_profile(book).key
@@ -648,6 +729,8 @@ def continuity_findings(
         _emit(out, _rows(con, _BUTTON_SQL), name_for, button_finding)
         _emit(out, _rows(con, _NEW_PLAYER_SQL), name_for, new_player_finding)
         _emit(out, _rows(con, _LEVEL_SQL), name_for, level_finding)
+        _emit(out, _rows(con, _ABSENT_SQL), name_for, absent_finding)
+        _emit(out, _rows(con, _PAUSED_SQL), name_for, paused_finding)
         _emit(out, (r for r in _rows(con, _OVERDRAWN_SQL) if written_in_hand(r)), name_for, add_on_finding)
         out.stats = _stats(con, stacks, len(written), out.findings)
     finally:

@@ -180,6 +180,14 @@ def test_written_rebuy_is_not_ratholing_nor_unexplained(tmp_path: Path) -> None:
     written = {"after:live:2": "Bea rebuys 5,000\n"}
     res = run(hands, "PKR-cash", written, tmp_path)
     assert found(res) == [] and res.stats["written_adds"] == 1
+    # an export that names seats by position writes the file owner's rebuy under "[ME]"
+    as_hero = [replace(h, hero="Bea") for h in hands]
+    assert found(run(as_hero, "PKR-cash", {"after:live:2": "UTG+1 [ME] : Rebuyin 5000\n"}, tmp_path)) == []
+    assert found(run(hands, "PKR-cash", {"after:live:2": "UTG+1 [ME] : Rebuyin 5000\n"}, tmp_path)) == [
+        ("live:3", "POT.CHIP_CONSERVATION", WARNING)]  # not the hero's: someone else's seat
+    # a stud bring-in is not chips brought to the table
+    assert found(run(hands, "PKR-cash", {"live:3": "Hand #3\nBea: brings in for 10\n"}, tmp_path)) == [
+        ("live:3", "POT.CHIP_CONSERVATION", WARNING)]
     # another player's rebuy does not explain Bea's chips
     assert found(run(hands, "PKR-cash", {"after:live:2": "Ana rebuys 5,000\n"}, tmp_path)) == [
         ("live:3", "POT.CHIP_CONSERVATION", WARNING)]
@@ -358,6 +366,50 @@ def test_new_player_waiting_for_the_button_is_legal() -> None:
     assert _new_player_findings(_new_player(3, dealt=False), "CEP-2023") == []
 
 
+def chain(first: dict[str, int], specs: list[dict[str, Any]], **kw: Any) -> list[Hand]:
+    """Consecutive walks numbered 1, 2, ... with per-hand ``walk`` arguments, stacks carried over."""
+    hands = [walk(1, first, **specs[0], **kw)]
+    for no, spec in enumerate(specs[1:], start=2):
+        hands.append(walk(no, after(hands[-1]), **spec, **kw))
+    return hands
+
+
+def test_absent_tournament_player_still_pays_the_big_blind() -> None:
+    # hand 1: button 4, blinds Ana (1) and Bea (2); hand 2: the big blind is Cid's (3), who sits out
+    skipped = chain(FOUR, [{"button": 4}, {"button": 1, "blinds": ("Bea", "Dan"), "idle": ("Cid",)}], **TOURNEY)
+    assert found(run(skipped, "CEP-2023")) == [("live:2", "BLIND.ABSENT_PLAYER", ERROR)]
+    f, _ = run(skipped, "CEP-2023").findings[0]
+    assert "Las fichas de dicho jugador se seguirán retirando" in f.message and "Abandono del torneo" in f.message
+    assert found(run(skipped, "TDA-2009")) == [("live:2", "BLIND.ABSENT_PLAYER", WARNING)]  # not stated
+    blinded = chain(FOUR, [{"button": 4}, {"button": 1, "blinds": ("Bea", "Cid")}], **TOURNEY)
+    blinded[1] = replace(blinded[1], seats=[s._replace(sitting_out=s.player == "Cid") for s in blinded[1].seats])
+    assert found(run(blinded, "CEP-2023")) == []  # blinded out while away: the rule working
+
+
+def _paused(last_bb: str, minutes: int = 1) -> list[Hand]:
+    """Dan (seat 4) pauses from hand 2: pays the big blind (2) and the small blind (3), then sits out."""
+    specs = [{"button": 1}, {"button": 2, "blinds": ("Cid", "Dan"), "idle": ("Dan",)},
+             {"button": 3, "blinds": ("Dan", "Ana"), "idle": ("Dan",)}, {"button": 4, "idle": ("Dan",)},
+             {"button": 1, "idle": ("Dan",)}, {"button": 2, "blinds": ("Cid", last_bb), "idle": ("Dan",)}]
+    hands = chain(FOUR, specs, seats={"Ana": 1, "Bea": 2, "Cid": 3, "Dan": 4})
+    return [replace(h, started_at=T0 + timedelta(minutes=minutes * i)) for i, h in enumerate(hands)]
+
+
+def test_paused_player_pays_one_round_of_blinds_in_r003() -> None:
+    assert found(run(_paused("Dan"), "R003-cash")) == [("live:6", "BLIND.ABSENT_PLAYER", ERROR)]
+    assert found(run(_paused("Ana"), "R003-cash")) == []  # one BB and one SB, then not charged
+    assert found(run(_paused("Dan"), "PKR-cash")) == []  # PKR lifts stacks after 15 min: no blind rule
+    f, _ = run(_paused("Dan"), "R003-cash").findings[0]
+    assert "JUGADOR EN PAUSA" in f.message and "se le haya descontado una ciega grande y una pequeña" in f.message
+
+
+def test_absent_over_30_minutes_is_the_floors_call_in_r003() -> None:
+    res = run(_paused("Ana", minutes=8), "R003-cash")  # Dan sits out from 8 to 40 minutes
+    assert found(res) == [("live:6", "BLIND.ABSENT_PLAYER", REVIEW)]
+    f, _ = res.findings[0]
+    assert f.house_decision and f.allowed_outcomes == "keeps_seat|seat_released" and "Pasados 30 minutos" in f.message
+
+
 def test_older_level_after_a_newer_one_in_the_same_tournament() -> None:
     a = walk(1, STACKS, button=3, sb=200, bb=400, table="A", at=T0, **TOURNEY)
     b = walk(2, STACKS, button=3, sb=100, bb=200, table="B", at=T0 + timedelta(seconds=30), **TOURNEY)
@@ -436,27 +488,39 @@ def real_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+#: the figures on 2026-12-01 23:15 UTC (813 tables): the table and pair counts grow as parsers
+#: land, so they are floors; the findings are exact (a new one on real data must be looked at)
+REAL_FLOORS = {"tables": 813, "tables_with_pairs": 226, "tables_checked": 116, "proven": 9598, "likely": 3678,
+               "compared_proven": 797, "compared_likely": 18736}  # fmt: skip
+REAL_FINDINGS = {"POT.CHIP_CONSERVATION/data": 31, "STACK.NO_REMOVAL/data": 33}
+#: 888 and Everleaf rebuy tournaments write no rebuy; GGPoker 2020 PLO writes the collection before
+#: its rake; one PartyPoker winner short by an unwritten rake (Bovada's "UTG+3 [ME] : Rebuyin 1500",
+#: written under the hero's position name, explains its tournament stacks)
+REAL_BY_SITE = {"888": 29, "everleaf": 2, "ggpoker": 32, "partypoker": 1}
+
+
 def test_real_hands_figures(real_warehouse: Path) -> None:
     """Every real hand under its mapped book (all online-standard): the sequences checked and the
-    findings by rule and severity, pinned; no ERROR, and each DATA finding names the site anomaly."""
+    findings by rule, severity and site; no ERROR, and each DATA finding names the site anomaly."""
     con = connect(real_warehouse)
     try:
         res = continuity_findings(con, None, load_mapping())
     finally:
         con.close()
     s = res.stats
-    assert (s["tables"], s["tables_with_pairs"], s["tables_checked"], s["tables_reset_stacks"]) == (805, 225, 112, 36)
-    assert s["pairs"] == {"gap": 954, "likely": 3317, "proven": 9598, "unordered": 3463}
-    assert s["players_compared"] == {"likely": 16232, "proven": 797}
-    assert s["findings"] == {"POT.CHIP_CONSERVATION/data": 36, "STACK.NO_REMOVAL/data": 33}
-    assert s["written_adds"] == 5 and s["buttons_compared"] == 134
+    print("continuity on real hands:", s)
+    got = {"tables": s["tables"], "tables_with_pairs": s["tables_with_pairs"], "tables_checked": s["tables_checked"],
+           "proven": s["pairs"]["proven"], "likely": s["pairs"]["likely"],
+           "compared_proven": s["players_compared"]["proven"], "compared_likely": s["players_compared"]["likely"]}
+    assert all(got[k] >= v for k, v in REAL_FLOORS.items()), got
+    assert s["tables_reset_stacks"] == 36  # ACPC matches: every hand restarts at 20,000
+    assert s["findings"] == REAL_FINDINGS and s["written_adds"] == 9
     by_site: dict[str, int] = {}
     for f, _ in res.findings:
         assert f.severity == DATA and not f.house_decision
         assert "; site: " in f.actual, f
         by_site[f.hand_id.split(":")[0]] = by_site.get(f.hand_id.split(":")[0], 0) + 1
-    # 888 rebuy tournaments write no rebuy; GGPoker 2020 PLO writes the collection before its rake
-    assert by_site == {"888": 29, "bovada": 7, "ggpoker": 32, "partypoker": 1}
+    assert by_site == REAL_BY_SITE
 
 
 def test_real_hands_under_a_live_book_err_only_on_proven_pairs(real_warehouse: Path) -> None:
