@@ -349,14 +349,6 @@ def resolve_case(text: str | None, ids: Sequence[str], min_len: int = 4) -> str 
     return hits[0] if len(hits) == 1 else None
 
 
-def hand_ids_like(db: str | Path, prefix: str, limit: int = 50) -> list[str]:
-    with connect(db) as con:
-        rows = con.execute(
-            "SELECT hand_id FROM hands WHERE hand_id LIKE ? ORDER BY hand_id LIMIT ?", [prefix + "%", limit]
-        ).fetchall()
-    return [r[0] for r in rows]
-
-
 #: a player's rows in a summary sorted by ``pkey``: DuckDB skips every row group whose hash range
 #: misses it (names make poor zone maps: only their first 8 bytes are kept)
 BY_PLAYER = "pkey = hash(?::VARCHAR) AND player = ?"
