@@ -29,9 +29,13 @@ say() { echo "cluster-test: $*"; }
 
 # ------------------------------------------------------------------ install (only what is missing)
 install() {
-    if ! "$PY" -c 'import dagster_celery, dagster_postgres, redis' 2>/dev/null; then
-        say "installing the cluster extra (.[cluster])"
-        "$PY" -m pip install --quiet -e '.[cluster]'
+    # dagster-celery 0.29.N pins dagster 1.13.N: one resolve with the dev extra, or pip leaves
+    # dagster-webserver on a newer dagster than the one the cluster extra brings back
+    if ! "$PY" -c '
+import dagster, dagster_celery, dagster_postgres, redis
+assert dagster.__version__.split(".")[2] == dagster_celery.__version__.split(".")[2]' 2>/dev/null; then
+        say "installing the cluster extra (.[dev,cluster])"
+        "$PY" -m pip install --quiet -e '.[dev,cluster]'
     fi
     local need=()
     command -v redis-server >/dev/null || need+=(redis-server)
