@@ -9,7 +9,7 @@
 # through the cluster, SIGKILLs one worker while it holds a step, and compares the two warehouses.
 # Everything it started is stopped on exit (also on failure or Ctrl-C); the last line is the verdict.
 #
-# Knobs: CLUSTER_WORKERS (2), CLUSTER_DAYS (3), CLUSTER_HANDS per day (3000),
+# Knobs: CLUSTER_WORKERS (2), CLUSTER_DAYS (3), CLUSTER_HANDS per day (1000),
 # CLUSTER_VISIBILITY_TIMEOUT (120 s: must exceed the longest step, and is how long the killed
 # worker's step waits before another worker takes it), FLOORMAN_CLUSTER_DIR (parent
 # of the temp folder), CLUSTER_KEEP=1 keeps the temp folder (logs, warehouses) for a post-mortem.
@@ -21,7 +21,7 @@ PY="$ROOT/.venv/bin/python"
 BIN="$ROOT/.venv/bin"
 WORKERS="${CLUSTER_WORKERS:-2}"
 N_DAYS="${CLUSTER_DAYS:-3}"
-HANDS="${CLUSTER_HANDS:-3000}"
+HANDS="${CLUSTER_HANDS:-1000}"
 T0=$(date +%s)
 export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"  # this checkout's code, whatever the venv points at
 
