@@ -19,6 +19,7 @@ cluster-test: $(STAMP)
 ## dagster-ui: the Dagster UI on the same project (landing folder var/landing, work var/audit)
 dagster-ui: $(STAMP)
 	mkdir -p var/dagster && cp dagster.yaml var/dagster/dagster.yaml
+	DAGSTER_HOME=$(CURDIR)/var/dagster $(VENV)/bin/dagster instance concurrency set partitions 2  # 2 cores
 	DAGSTER_HOME=$(CURDIR)/var/dagster FLOORMAN_LANDING=var/landing FLOORMAN_WORK=var/audit \
 		$(VENV)/bin/dagster dev -m pipelines.definitions
 
