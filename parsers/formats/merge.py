@@ -115,6 +115,19 @@ def _inconsistent_calls(hand: Hand) -> int:
     return bad
 
 
+#: a HORSE rotation's games by their hole cards: Hold'em, Omaha hi-lo; 7 is a stud game (Razz, Stud, Stud 8)
+_HORSE = {"2": "Holdem", "4": "Omaha H/L8"}
+
+
+def _horse_game(game: ET.Element, described: str) -> str:
+    """The game of one hand of a HORSE rotation ("HORSE Tournament" describes the whole file):
+    Hold'em or Omaha hi-lo from its ``numholecards``; its stud hands stay unsupported."""
+    kind = _HORSE.get(game.get("numholecards", ""))
+    if kind is None:
+        raise ParseError(f"unsupported variant: {described} (stud/razz hand: stud/razz/draw not supported yet)")
+    return kind
+
+
 def _parse(block: Block, source_file: str, description: tuple[str, str, str], *, raise_added: bool) -> Hand | None:
     text = "\n".join(block.lines).strip().lstrip("\ufeff")
     if "</game>" not in text:
@@ -127,6 +140,8 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
     tournament = kind.endswith(" Tournament")
     if tournament:
         kind = kind.removesuffix(" Tournament")
+    if kind == "HORSE":
+        kind = _horse_game(game, description[0])
     if kind not in _GAMES:
         raise ParseError(f"unsupported variant: {description[0]}")
     s = (_TOURNAMENT_STAKES if tournament else _STAKES).match(stakes)

@@ -341,3 +341,14 @@ def test_ipoker_italian_tournament_chips_with_thousands_dots() -> None:
     # chips="1.500" is 1,500 chips (a dot for thousands), not 1.5 of a chip
     assert quarantined == [] and not_ok(hands) == {}
     assert {s.stack for h in hands[:1] for s in h.seats} == {1500}
+
+
+def test_merge_horse_rotation_reads_its_holdem_and_omaha_hands() -> None:
+    hands, quarantined = parse_all(merge.FORMAT, [tour("Merge", "Mixed", "HORSE-Tournament-Freeroll.201107.xml")])
+    # '<description type="HORSE Tournament" stakes="Limit"/>' covers the file; each game's
+    # numholecards says which: 2 Hold'em, 4 Omaha hi-lo, 7 a stud game (not modelled yet)
+    assert Counter(h.variant for h in hands) == {"holdem": 10, "omaha_hilo": 4}
+    assert {h.betting for h in hands} == {"FL"} and not_ok(hands) == {}
+    assert Counter(q.reason for q in quarantined) == {
+        "unsupported variant: HORSE Tournament (stud/razz hand: stud/razz/draw not supported yet)": 14
+    }
