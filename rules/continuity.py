@@ -438,6 +438,12 @@ def _read(path: str, start: int, stop: int) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
+def _text_decides(row: dict[str, Any], book: str) -> bool:
+    """Whether a written rebuy can change the finding: not for a cash stack in a book that allows
+    top-ups anyway (online: most of the grown stacks), so their files are not read."""
+    return row["game_type"] != "cash" or not TOP_UP.get(load_profile(book).key)
+
+
 def written_add(row: dict[str, Any]) -> bool:
     """Whether the export writes a rebuy, add-on or top-up by the row's player in the previous hand,
     between the two hands (same file) or in the current hand before its first action."""
@@ -723,7 +729,7 @@ def continuity_findings(
         for sql in (_HANDS_SQL, _SEATS_SQL, _PAIRS_SQL, _MOVED_SQL):
             con.execute(sql)
         stacks = _rows(con, _STACKS_SQL)
-        grown = [r for r in stacks if int(r["stack"]) > int(r["end_stack"])]
+        grown = [r for r in stacks if int(r["stack"]) > int(r["end_stack"]) and _text_decides(r, name_for(r))]
         written = {(r["hand_id"], r["player"]) for r in grown if written_add(r)}
         _emit(out, stacks, name_for, lambda r, b: stack_finding(r, b, (r["hand_id"], r["player"]) in written))
         _emit(out, _rows(con, _BUTTON_SQL), name_for, button_finding)
