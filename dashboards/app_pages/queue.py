@@ -72,7 +72,8 @@ page = ui.paginate(view, "queue_page").with_columns(
           + "&b=" + pl.col("players").list.get(1, null_on_oob=True))
     .alias("pair"),
 )
-st.dataframe(
+st.caption("Click a row to open its case here (the case link opens it in a new tab).")
+picked = st.dataframe(
     page.select("case", "score", "severity", "family", "players", "pair", "status", "assignee", "tables",
                 "n_evidence", "last_hand_at", "mode", "flag_id"),
     hide_index=True,
@@ -82,7 +83,15 @@ st.dataframe(
         "pair": st.column_config.LinkColumn("pair", display_text="pair page", help="the first two players' pair page"),
         "flag_id": st.column_config.TextColumn("flag id (stable key)"),
     },
+    on_select="rerun",
+    selection_mode="single-row",
+    key="queue_table",
 )
+rows = picked.selection.rows if picked is not None else []
+if rows:
+    chosen = str(page["flag_id"][rows[0]])
+    st.session_state["case_id"] = chosen
+    st.switch_page("app_pages/case.py", query_params={"case": shorts.get(chosen, chosen)})
 if view.height:
     ids = view["flag_id"].to_list()
     who = dict(zip(ids, (", ".join(p) for p in view["players"].to_list()), strict=True))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,3 +39,11 @@ def users_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, (role, pw) in USERS.items():
         ensure_user(path, name, pw, role)
     return path
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keep each phase's report on the test item, so fixtures (the e2e browser) know a test failed."""
+    outcome: Any = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)

@@ -107,11 +107,11 @@ def browser(served: Served, request: pytest.FixtureRequest) -> Iterator[Browser]
     b.send("Page.enable")
     try:
         yield b
-    except Exception:
-        raise
-    finally:
-        if getattr(request.node, "rep_failed", False) or sys.exc_info()[0] is not None:
+        report = getattr(request.node, "rep_call", None)
+        if report is not None and report.failed:
             b.screenshot(ARTIFACTS / f"failure-{request.node.name}.png")
+            (ARTIFACTS / f"failure-{request.node.name}.txt").write_text(b.url() + "\n\n" + b.page_text())
+    finally:
         b.close()
 
 
@@ -205,6 +205,32 @@ def test_login_address_in_a_fresh_browser(served: Served, browser: Browser) -> N
     b.wait_text("Floorman: log in")
     b.wait_idle()
     assert "Page not found" not in b.page_text()
+
+
+def test_a_queue_row_opens_its_case(served: Served, browser: Browser) -> None:
+    b = browser
+    b.goto(served.url)
+    log_in(b)
+    b.wait_text("Reviewer workload")
+    b.wait_idle()
+    # the grid is a canvas: click the second row's selection marker (rows and header are 35 px high)
+    x, y = b.wait_for("""(() => { const g = document.querySelector("[data-testid='stDataFrame']");
+        if (!g) return null; g.scrollIntoView({block: 'center'}); const r = g.getBoundingClientRect();
+        return [r.x + 18, r.y + 35 + 35 + 17]; })()""", what="queue grid")
+    time.sleep(0.5)  # the grid draws on its canvas after the script is idle
+    t0 = time.monotonic()
+    b.mouse_click(x, y)
+    b.wait_text("rarely raise each other")  # F-ring-002's explanation
+    b.wait_idle()
+    served.timings["queue row -> case"] = round(time.monotonic() - t0 - 0.3, 3)
+    assert "case=F-ring-002" in b.url()
+    b.screenshot(ARTIFACTS / "05b-row-opened-case.png")
+    b.click_button("Queue", "a")  # back to the queue: the old selection does not bounce to the case again
+    b.wait_text("Reviewer workload")
+    b.wait_idle()
+    time.sleep(1.0)
+    b.wait_idle()
+    assert "Review queue" in b.page_text() and "case=" not in b.url()
 
 
 def usd(cents: int) -> str:
