@@ -279,7 +279,8 @@ def from_url(param: str, key: str, value: str | None = None) -> None:
     last wrote it (a link was followed, a bookmark opened); call before creating the widget.
     ``value`` replaces the raw parameter (e.g. the full case id a short form resolved to)."""
     raw = st.query_params.get(param)
-    if raw is not None and st.session_state.get(f"_url_{key}") != raw:
+    # the widget's state is dropped when the reviewer leaves the page: seed it again on return
+    if raw is not None and (st.session_state.get(f"_url_{key}") != raw or key not in st.session_state):
         st.session_state[key] = raw if value is None else value
         st.session_state[f"_url_{key}"] = raw
 

@@ -406,3 +406,18 @@ def test_player_and_pair_pages_take_their_subject_from_the_address(env: Path) ->
     at.run()
     at.switch_page("app_pages/pair.py").run()
     assert {m.label: m.value for m in at.metric}["Hands together"] == "3"
+
+
+def test_the_same_hand_link_works_again_after_visiting_another_page(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.run()
+    at.switch_page("app_pages/hand.py")
+    at.query_params["hand"] = "pokerstars:1002"
+    at.run()
+    assert "alice wins $40.50 from the main pot" in texts(at)
+    at.switch_page("app_pages/runs.py").run()
+    at.switch_page("app_pages/hand.py")
+    at.query_params["hand"] = "pokerstars:1002"
+    at.run()
+    assert "alice wins $40.50 from the main pot" in texts(at)
