@@ -1,17 +1,19 @@
 """Checks across consecutive hands of one table, over the warehouse tables (DuckDB SQL).
 
 Why SQL and not the per-hand replay: a table's hands must be seen in order, and a night holds
-millions of seat rows. One pass of window functions over (table, time, hand number) pairs every
-hand with the one before it at its table and every seated player with their own end stack there;
-only the few pairs that disagree come back to Python, where the rulebook picks the severity.
+millions of seat rows. Every hand gets a number ``hx`` in (table, time, hand number) order, so its
+predecessor at the table is ``hx - 1``; integer joins on it pair every hand with the one before and
+every seated player with their own end stack there. Only the few pairs that disagree come back to
+Python, where the rulebook picks the severity.
 
 What a real export can prove decides the severity, not only the rulebook:
 
 * ``proven``: the pair's hand numbers are n and n + 1 (a per-table counter, or a site-wide one:
   either way no hand of this table lies between them);
 * ``likely``: the numbers are site-wide (PokerStars, iPoker...) and skip, but the pair is in one
-  file, less than ``MAX_GAP_S`` apart, and the button moved exactly one step (a missing hand would
-  have moved it twice);
+  file, less than ``MAX_GAP_S`` apart, the button moved exactly one step (a missing hand would
+  have moved it twice) and at most one player's stack moved (a missing hand moves the blinds');
+  a finding there is at most WARNING (matrix §0.5: a likely breach with data that may be incomplete);
 * anything else (a gap in a per-table counter, a jump in time, another file without proof, hands
   with neither numbers nor times) is not continuity, and the pair is only counted.
 
@@ -20,8 +22,8 @@ leaves and comes back, or whose name is a position label as in Bovada's anonymou
 followed). Tables whose every hand starts every player with the same stack (ACPC's reset stacks)
 and hands that do not balance on their own (already POT.CHIP_CONSERVATION) are not compared.
 Rebuys, add-ons and top-ups that the export writes ("X adds $5", "X rebuys 10", "X re-buys and
-receives", Bovada "X : Rebuyin 1500") are read from the source file's text around the pair, for
-the few players whose stack grew.
+receives", Bovada "UTG+3 [ME] : Rebuyin 1500") are read from the source file's text around the
+pair, for the few players whose stack grew where a written rebuy would change the finding.
 """
 
 from __future__ import annotations
@@ -323,6 +325,10 @@ FROM (SELECT stream, count(*) AS hands, count(started_at) = count(*) OR count(n)
 _BUTTON_WHERE = """
 p.proof = 'proven' AND p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL AND p.next_seat IS NOT NULL
   AND NOT p.cancelled AND NOT p.prev_cancelled
+  -- the button stopped at a player new to a seat on its way: whether it may is house practice
+  AND NOT EXISTS (SELECT 1 FROM _cx_seat n WHERE n.hx = p.hx AND n.p_hx IS NULL AND n.seat_no = p.button_seat
+                  AND (n.seat_no - p.prev_button + 1000) % 1000 > 0
+                  AND (n.seat_no - p.prev_button + 1000) % 1000 <= (p.next_seat - p.prev_button + 1000) % 1000)
 """
 _BUTTON_WRONG = """
 NOT (CASE WHEN p.game_type = 'tournament' AND p.prev_sb_seat IS NOT NULL AND p.prev_sb_seat <> p.prev_button

@@ -325,6 +325,19 @@ def test_button_must_move_one_seat() -> None:
     assert found(run(hands, "online-standard")) == []  # sites place their own button
 
 
+def test_button_stopping_at_a_new_player_is_not_judged() -> None:
+    hands = table(STACKS, [3, 1])
+    hands.append(walk(3, {**after(hands[1]), "Dan": 5_000}, button=2, seats={"Ana": 1, "Dan": 2, "Bea": 3, "Cid": 4}))
+    hands[1] = replace(hands[1], seats=[s._replace(seat_no={"Ana": 1, "Bea": 3, "Cid": 4}[s.player])
+                                        for s in hands[1].seats], button_seat=1)
+    hands[0] = replace(hands[0], seats=[s._replace(seat_no={"Ana": 1, "Bea": 3, "Cid": 4}[s.player])
+                                        for s in hands[0].seats], button_seat=4)
+    # Dan sits down in seat 2, between the button (1) and Bea (3), and the button stops on him
+    assert not [r for r in found(run(hands, "PKR-cash")) if r[1] == "BUTTON.WRONG_POSITION"]
+    skipped = [*hands[:2], replace(hands[2], button_seat=4)]  # past Dan and Bea both: wrong either way
+    assert ("live:3", "BUTTON.WRONG_POSITION", ERROR) in found(run(skipped, "PKR-cash"))
+
+
 def test_dead_button_moves_to_the_previous_small_blind() -> None:
     hands = table({"Ana": 10_000, "Bea": 10_000, "Cid": 10_000, "Dan": 10_000}, [4, 1, 2], **TOURNEY)
     assert found(run(hands, "CEP-2023")) == []
