@@ -7,7 +7,9 @@ street total. Uncalled bets are written ("Returning $X to P uncalled") only when
 when everyone folds to a bet nothing is written, so the unmatched part of each street's top bet is
 handed back, which the "Pot sizes" lines (pre-rake, after returns) and the closing seat list
 (written as ``final_stack``) confirm. Rake is written per pot ("Taking Rake of $X from pot N" or
-"No Rake Taken"). Start times carry no zone: left None.
+"No Rake Taken"). Start times carry no zone: left None. Tournaments ("Table Type: TOURNAMENT")
+are in whole chips with no currency sign, "posts ante of 10 (all-in)" antes, and each seat may
+carry its bounty after the name ("Player0 (bounty value $0.40, bounty won $0) - 2,940").
 """
 
 from __future__ import annotations
@@ -23,8 +25,12 @@ from parsers.model import Hand, Kind, ParseError, Pot, Provenance, Quarantined, 
 from parsers.reading import Block, iter_blocks, iter_lines
 
 _AMT = r"[$€£]?(?P<amt>[\d,]+(?:\.\d+)?)"
-_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+) - " + _AMT + r"(?P<away> \(away from table\))?$")
+#: bounty tournaments write each player's bounty after the name: "Player0 (bounty value $0.40, bounty won $0)"
+_SEAT = re.compile(
+    r"^Seat (?P<seat>\d+): (?P<name>.+?)(?: \(bounty value [^)]*\))? - " + _AMT + r"(?P<away> \(away from table\))?$"
+)
 _POST = re.compile(r"^(?P<p>.+) posts (?P<what>small blind |big blind )?\(?" + _AMT + r"\)?(?P<dead> dead)?$")
+_ANTE = re.compile(r"^(?P<p>.+) posts ante of " + _AMT + r"(?: \(all-in\))?$")
 _ACT = re.compile(r"^(?P<p>.+) (?P<verb>calls|bets|raises to) " + _AMT + r"(?P<allin> \(all-in\))?$")
 _RETURN = re.compile(r"^Returning " + _AMT + r" to (?P<p>.+) uncalled$")
 _STREET = re.compile(r"^Dealing (?P<street>Flop|Turn|River) (?P<cards>\[.*\])$")
@@ -43,6 +49,8 @@ _GAMES = {"HOLD'EM": "holdem", "OMAHA": "omaha", "OMAHA HI/LO": "omaha_hilo"}
 _LIMITS = {"NO LIMIT": "NL", "POT LIMIT": "PL", "FIXED LIMIT": "FL", "LIMIT": "FL"}
 _CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP"}
 _STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
+#: header lines carrying nothing for the hand ("Last Hand n/a" at a tournament's first hand)
+_HEAD_LINES = ("Starting Hand #", "Start time of hand", "Last Hand #", "Last Hand n/a")
 #: lines that move no chips in the hand (table talk, seating news, rebuys applied after the hand)
 _QUIET = (" doesn't show", " did not respond in time and is folded", " will be dealt in after the button",
           " has become disconnected", " has disconnected", " has reconnected", " rebuys ", " brings ", " has ")
@@ -104,7 +112,9 @@ class _Reader:
                              offset=block.offset, length=block.length)
         self.b = HandBuilder(self.hand)
         self.behind: dict[str, int] = {}
-        self.money = Money(100, "$€£")
+        # a tournament's amounts are whole chips ("Money Type: Tournament chips"): known before any is read
+        self.tournament = any(ln == "Table Type: TOURNAMENT" for ln in self.lines[:12])
+        self.money = Money(1 if self.tournament else 100, "$€£")
         self.rake: int | None = None
         self.pots: list[int] = []
         self.pots_open = False
@@ -129,7 +139,7 @@ class _Reader:
                 self.hand.button_seat = int(line.rsplit(" ", 1)[1])
             elif (m := _SEAT.match(line)) is not None:
                 self._seat(m, in_seats)
-            elif line and not line.startswith(("Starting Hand #", "Start time of hand", "Last Hand #")):
+            elif line and not line.startswith(_HEAD_LINES):
                 if self.hand.seats:
                     in_seats = False
                 self._line(line)
@@ -142,13 +152,19 @@ class _Reader:
         game = header.get("Game Type", "")
         if game not in _GAMES:
             raise ParseError(f"unsupported variant: {game or 'no Game Type'}")
-        if header.get("Table Type") != "RING":
+        if self.tournament:
+            tid = re.search(r"Tournament #(\d+)", next((ln for ln in self.lines if ln.startswith("Table #")), ""))
+            hand.game_type, hand.currency, hand.unit_scale = "tournament", "CHIPS", 1
+            hand.tournament_id = tid[1] if tid else None
+        elif header.get("Table Type") != "RING":
             raise ParseError(f"unsupported variant: table type {header.get('Table Type')}")
         limit = header.get("Limit Type", "")
         if limit not in _LIMITS:
             raise ParseError(f"unknown betting structure {limit!r}")
         hand.variant, hand.betting = _GAMES[game], _LIMITS[limit]
-        if header.get("Money Type") == "PLAY MONEY":
+        if self.tournament:
+            pass
+        elif header.get("Money Type") == "PLAY MONEY":
             hand.currency = "PLAY"
         elif not hand.currency:
             raise ParseError("no 'Blinds are now' line (stakes and currency)")
@@ -185,6 +201,11 @@ class _Reader:
             b.hole(self.hand.hero, _cards(m["cards"]), Provenance.DEALT)
         elif (m := _POST.match(line)) is not None and m["p"] in self.behind:
             self._post(m)
+        elif (m := _ANTE.match(line)) is not None and m["p"] in self.behind:
+            amount = self.money(m["amt"])
+            self._spend(m["p"], amount)
+            self.hand.ante = self.hand.ante or amount
+            b.post(m["p"], Kind.POST_ANTE, amount, all_in=self.behind[m["p"]] == 0)
         elif (m := _ACT.match(line)) is not None and m["p"] in self.behind:
             self._act(m["p"], m["verb"], self.money(m["amt"]))
         elif (m := _RETURN.match(line)) is not None:
@@ -215,7 +236,7 @@ class _Reader:
         elif (m := _REBUY.match(line)) is not None and m["p"] in self.behind:
             self.topped_up.add(m["p"])
         elif (line in ("Shuffling Deck", "Dealing Cards") or line.lower().startswith("end of hand #")
-              or _is_talk(line, self.behind)):
+              or _is_talk(line, self.behind, self.tournament)):
             return
         else:
             raise ParseError(f"unrecognised line: {line!r}")
@@ -299,8 +320,9 @@ class _Reader:
         return b.finish()
 
 
-def _is_talk(line: str, players: dict[str, int]) -> bool:
-    """Chat ("P: text"), emotes ("P claps.") and seating news move no chips."""
+def _is_talk(line: str, players: dict[str, int], chips: bool = False) -> bool:
+    """Chat ("P: text"), emotes ("P claps.") and seating news move no chips. In a tournament
+    (``chips``) amounts carry no currency sign, so any number in the line makes it no talk."""
     name = next((p for p in sorted(players, key=len, reverse=True) if line.startswith(p + " ") or
                  line.startswith(p + ":")), None)
     if name is None:
@@ -310,7 +332,7 @@ def _is_talk(line: str, players: dict[str, int]) -> bool:
         return True
     if any(q in rest for q in _QUIET):
         return True
-    return not re.search(r"[$€£]\d", rest)
+    return not re.search(r"\d" if chips else r"[$€£]\d", rest)
 
 
 FORMAT = PKRFormat()

@@ -15,7 +15,18 @@ from pathlib import Path
 import pytest
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, everleaf, fulltilt, ipoker, merge, partypoker, pokerstars, pokertracker, winamax
+from parsers.formats import (
+    bovada,
+    everleaf,
+    fulltilt,
+    ipoker,
+    merge,
+    partypoker,
+    pkr,
+    pokerstars,
+    pokertracker,
+    winamax,
+)
 from parsers.model import Kind
 from tests.conftest import SHARED
 
@@ -356,3 +367,17 @@ def test_merge_horse_rotation_reads_its_holdem_and_omaha_hands() -> None:
     assert Counter(q.reason for q in quarantined) == {
         "unsupported variant: HORSE Tournament (stud/razz hand: stud/razz/draw not supported yet)": 14
     }
+
+
+# -- PKR -----------------------------------------------------------------------------------------
+def test_pkr_tournaments_in_chips_with_antes_and_bounties() -> None:
+    _, reasons, hands = _per_file(pkr.FORMAT, tour("PKR"))
+    # whole chips, every seat checked against the closing seat list; "posts ante of 10 (all-in)"
+    # and "Seat 1: Player0 (bounty value $0.40, bounty won $0) - 2,940" are read
+    assert len(hands) == 4 and not reasons and not_ok(hands) == {}
+    assert {(h.game_type, h.currency, h.unit_scale) for h in hands} == {("tournament", "CHIPS", 1)}
+    bounty = next(h for h in hands if h.site_hand_no == "1976740130")
+    assert (bounty.tournament_id, bounty.sb, bounty.bb) == ("24820874", 10, 20)
+    assert [s.player for s in bounty.seats][:2] == ["Player0", "Player1"]
+    antes = next(h for h in hands if h.site_hand_no == "2682823569")
+    assert kinds(antes, Kind.POST_ANTE) == [("Hero", 10, 10), ("Player0", 10, 10)]
