@@ -299,6 +299,10 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
     straddle_anchor = -1
     mississippi = False
+    # live: after an out-of-turn action the skipped player is due next (the action returns to them);
+    # if the record goes on with someone else, the order continues from the out-of-turn player
+    oot_skip = -1
+    oot_alt = -2
     decided = False  # a voluntary decision (other than a sit-out fold) has been taken
 
     kept: list[dict[int, int]] = []  # kept_in_hand, computed on the first skipped turn
@@ -345,6 +349,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             last_aggr = -1
             F = big_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
             expected = next_to_act(n - 1)
+            oot_skip = -1
         if kind is _K_FOLD or kind is _K_CHECK or kind is _K_CALL or kind is _K_BET or kind is _K_RAISE:
             pass
         elif kind is _K_SB or kind is _K_BB or kind is _K_STRADDLE:
@@ -440,6 +445,10 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 expected = next_to_act(start)
             else:
                 expected = next_to_act(n - 1)
+        if oot_skip >= 0:
+            if i != oot_skip:
+                expected = oot_alt
+            oot_skip = -1
         sitout = False
         stale = behind[i] <= 0 and not capped[i]  # nothing behind the export's starting stack
         skipped = -1  # live: the player an out-of-turn action skipped stays due (the action returns to them)
@@ -702,7 +711,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         else:
             expected = next_to_act(i) if seq > last_post_seq else -2
             if skipped >= 0 and expected >= 0 and not folded[skipped] and not allin[skipped]:
-                expected = skipped
+                oot_skip, oot_alt, expected = skipped, expected, skipped
             decided = True
 
     over = [q for q in rng if contributed[q] > stacks[q]]
