@@ -39,7 +39,8 @@ SITE_JACKPOT = "site: unwritten 25-unit jackpot drop"
 SITE_NO_UNCALLED = "site: re-export omits the uncalled-bet return"
 #: "converted.walk": the whole big blind written as uncalled and the small blind as the pot
 SITE_WALK = "site: converted walk returns the whole big blind"
-#: hhp Ignition fixtures: "Seat N" numbers contradict the position names and "Set dealer [8]"
+#: hhp Ignition fixtures: "Seat N" numbers contradict the position names and "Set dealer [8]" (read since
+#: 061fd5a: seats are the listing order with the dealer on the written spot; no entry left)
 SITE_SEATS = "site: seat numbers contradict positions"
 #: fixed-limit hands whose sb/bb held the limit bet sizes (fixed: no entry left, kept for routing).
 #: Re-audited: of the 681 FL hands on real data, none stores an sb/bb other than its complete
@@ -147,6 +148,11 @@ CHECKER_CAP_ALLIN = "checker: a capped player (site's all-in flag, CAP game) not
 #: the RUN_TWICE.* rules to every hand with two boards. Fix in rules/handchecks.py: skip them when
 #: hand.variant == "holdem_split"
 CHECKER_SPLIT_BOARDS = "checker: Split Hold'em's two boards taken as run it twice"
+#: Bovada 2012 "new.format" PLO cash (no street markers): the big blind's preflop "Checks" and flop
+#: "Checks" are two identical lines in a row, and the reader's drop of verbatim repeats (76e37e3, for
+#: fpdb's corrupted.lines files) keeps one, so the flop's first check is lost and UTG's bet looks out
+#: of turn
+PARSER_REPEATS_DROPPED = "parser: two identical consecutive actions read as one corrupted repeat"
 UNREVIEWED = "not yet triaged"
 
 FORMATS = (
@@ -537,34 +543,6 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
         "9e7f64d4 posted it",
         SITE_TWO_STRADDLES,
     ),
-    ("ignition:3548320503", "ACTION.ORDER", 3, "UTG+2 to act", "UTG+1 acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 4, "Dealer to act", "UTG+2 acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 5, "Dealer to act", "UTG+3 acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 6, "Hero to act", "UTG+4 acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 8, "Small Blind to act", "Dealer acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 13, "Dealer to act", "UTG+5 acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 17, "Dealer to act", "UTG+5 acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 21, "Dealer to act", "UTG+5 acted", SITE_SEATS),
-    ("ignition:3548320503", "ACTION.ORDER", 23, "UTG+5 to act", "Hero acted", SITE_SEATS),
-    ("ignition:3548320887", "ACTION.ORDER", 3, "UTG+5 to act", "UTG+1 acted", SITE_SEATS),
-    ("ignition:3548320887", "ACTION.ORDER", 4, "Big Blind to act", "UTG+2 acted", SITE_SEATS),
-    ("ignition:3548320887", "ACTION.ORDER", 5, "Hero to act", "UTG+3 acted", SITE_SEATS),
-    ("ignition:3548320887", "ACTION.ORDER", 7, "Dealer to act", "UTG+5 acted", SITE_SEATS),
-    ("ignition:3548320887", "ACTION.ORDER", 9, "UTG+2 to act", "Hero acted", SITE_SEATS),
-    ("ignition:3548320887", "ACTION.ORDER", 14, "UTG+4 to act", "UTG+2 acted", SITE_SEATS),
-    ("ignition:3548320887", "ACTION.ORDER", 16, "UTG+2 to act", "UTG acted", SITE_SEATS),
-    ("ignition:3549213216", "ACTION.ORDER", 8, "Small Blind to act", "Dealer acted", SITE_SEATS),
-    ("ignition:3549213216", "ACTION.ORDER", 9, "Big Blind to act", "Small Blind acted", SITE_SEATS),
-    ("ignition:3549213216", "ACTION.ORDER", 12, "Dealer to act", "Big Blind acted", SITE_SEATS),
-    ("ignition:3549213216", "ACTION.ORDER", 15, "Dealer to act", "Big Blind acted", SITE_SEATS),
-    ("ignition:3549213216", "ACTION.ORDER", 18, "Dealer to act", "Big Blind acted", SITE_SEATS),
-    ("ignition:3549249421", "ACTION.ORDER", 3, "Dealer to act", "UTG+1 acted", SITE_SEATS),
-    ("ignition:3549249421", "ACTION.ORDER", 4, "Hero to act", "UTG+2 acted", SITE_SEATS),
-    ("ignition:3549249421", "ACTION.ORDER", 7, "Big Blind to act", "UTG+5 acted", SITE_SEATS),
-    ("ignition:3549249421", "ACTION.ORDER", 8, "Big Blind to act", "Dealer acted", SITE_SEATS),
-    ("ignition:3549249421", "ACTION.ORDER", 11, "Dealer to act", "UTG+1 acted", SITE_SEATS),
-    ("ignition:3549325520", "ACTION.ORDER", 13, "UTG+4 to act", "UTG+3 acted", SITE_SEATS),
-    ("ignition:3549325520", "ACTION.ORDER", 14, "Hero to act", "UTG+4 acted", SITE_SEATS),
     (
         "ipoker:2607739781",
         "RAISE.MIN",
@@ -678,24 +656,6 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
         "bil3176 posted SB",
         SITE_HU_BUTTON_BB,
     ),
-    (
-        "partypoker:11960068174",
-        "POT.CHIP_CONSERVATION",
-        None,
-        "implied rake between 0 and 0",
-        "implied rake -60 (6,040 put in, 6,100 awarded)",
-        SITE_UNWRITTEN_BLINDS,
-    ),
-    ("partypoker:11960068174", "POT.SIDE_POTS", None, "0Player0 6,040", "0Player0 6,100", SITE_UNWRITTEN_BLINDS),
-    (
-        "partypoker:13165152578",
-        "POT.CHIP_CONSERVATION",
-        None,
-        "implied rake between 0 and 0",
-        "implied rake -3,750 (7,000 put in, 10,750 awarded)",
-        SITE_UNWRITTEN_BLINDS,
-    ),
-    ("partypoker:13165152578", "POT.SIDE_POTS", None, "Player5 7,000", "Player5 10,750", SITE_UNWRITTEN_BLINDS),
     ("partypoker:14067958", "ACTION.ILLEGAL_CHECK", 4, "call 10 or fold", "check", SITE_UNWRITTEN_BLINDS),
     (
         "partypoker:14067958",
@@ -1147,6 +1107,8 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
         SITE_JACKPOT,
     ),
     ("winning:698322413", "BLIND.POSTING", 2, "big blind 1,000", "posted 500", SITE_HALF_BLIND_POST),
+    ("bovada:2601408198", "ACTION.ORDER", 7, "Big Blind to act", "UTG acted", PARSER_REPEATS_DROPPED),
+    ("bovada:2601411038", "ACTION.ORDER", 7, "Big Blind to act", "UTG acted", PARSER_REPEATS_DROPPED),
 )
 
 
