@@ -320,8 +320,8 @@ FROM (SELECT stream, count(*) AS hands, count(started_at) = count(*) OR count(n)
       FROM _cx_hand GROUP BY stream)
 """
 #: proven pairs whose button is not where the previous hand puts it: a dead button (tournaments)
-#: moves to the seat of the previous small blind; heads-up (the button posted the small blind) and in
-#: cash it moves to the next seated player
+#: moves to the seat of the previous small blind; heads-up (the button posted the small blind) it
+#: moves to the other player
 _BUTTON_WHERE = """
 p.proof = 'proven' AND p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL AND p.next_seat IS NOT NULL
   AND NOT p.cancelled AND NOT p.prev_cancelled
@@ -332,7 +332,10 @@ p.proof = 'proven' AND p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL A
 """
 _BUTTON_WRONG = """
 NOT (CASE WHEN p.game_type = 'tournament' AND p.prev_sb_seat IS NOT NULL AND p.prev_sb_seat <> p.prev_button
-          THEN p.button_seat = p.prev_sb_seat ELSE p.button_seat = p.next_seat END)
+          THEN p.button_seat = p.prev_sb_seat
+          -- cash: a moving button (next player) or a dead one (the previous small blind's seat), as
+          -- the house plays it; neither book says which
+          ELSE p.button_seat = p.next_seat OR p.button_seat IS NOT DISTINCT FROM p.prev_sb_seat END)
 """
 _BUTTON_SQL = f"""
 SELECT p.hand_id, p.site, p.table_name, p.tournament_id, p.game_type, p.format,
@@ -610,19 +613,23 @@ def stack_finding(row: dict[str, Any], book: str, written: bool) -> Finding | No
 
 
 def button_finding(row: dict[str, Any], book: str) -> Finding | None:
-    """BUTTON.WRONG_POSITION on a proven pair, under the books that state it (CEP, PKR)."""
+    """BUTTON.WRONG_POSITION on a proven pair, under the books that state it (CEP, PKR). A button that
+    did not move at all is WARNING: a redeal of a misdealt hand keeps it (and the record does not log
+    misdeals), as may a house going from heads-up to three players."""
     key = load_profile(book).key
     if key not in BUTTON_BOOKS:
         return None
     dead = row["game_type"] == "tournament" and row["prev_sb_seat"] not in (None, row["prev_button"])
     want = row["prev_sb_seat"] if dead else row["next_seat"]
+    stayed = row["button_seat"] == row["prev_button"]
     remedy = ("found before substantial action the hand is a misdeal; after it, play continues and the"
               " button is moved so every player plays the positions due" if key == "CEP"
               else "the button is corrected on the next hand, respecting each player's right to that position")
-    return _finding(row["hand_id"], "BUTTON.WRONG_POSITION", ERROR, None, f"button at seat {want}",
-                    f"button at seat {row['button_seat']}",
+    note = (" The button did not move: a redeal keeps it, which the record would not show." if stayed else "")
+    return _finding(row["hand_id"], "BUTTON.WRONG_POSITION", WARNING if stayed else ERROR, None,
+                    f"button at seat {want}", f"button at seat {row['button_seat']}",
                     f"The previous hand had the button at seat {row['prev_button']}, so this one puts it at"
-                    f" seat {want}; it is at seat {row['button_seat']} ({remedy})."
+                    f" seat {want}; it is at seat {row['button_seat']} ({remedy}).{note}"
                     + cite("BUTTON.WRONG_POSITION", key))
 
 

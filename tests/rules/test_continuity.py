@@ -317,8 +317,12 @@ def test_busted_all_in_back_with_chips(tmp_path: Path) -> None:
 
 
 def test_button_must_move_one_seat() -> None:
-    hands = table(STACKS, [3, 1, 3])  # the button goes back to seat 3 instead of on to seat 2
+    four = {"Ana": 10_000, "Bea": 10_000, "Cid": 10_000, "Dan": 10_000}
+    hands = table(four, [4, 1, 3])  # the button jumps from seat 1 to seat 3, past Bea
     assert found(run(hands, "PKR-cash")) == [("live:3", "BUTTON.WRONG_POSITION", ERROR)]
+    stayed = table(four, [4, 1, 1])  # the button stays: a redeal would keep it, so only WARNING
+    assert found(run(stayed, "PKR-cash")) == [("live:3", "BUTTON.WRONG_POSITION", WARNING)]
+    assert "redeal" in run(stayed, "PKR-cash").findings[0][0].message
     f, _ = run(hands, "CEP-2023").findings[0]
     assert "misdeal" in f.message and "el botón se moverá" in f.message
     assert found(run(hands, "R003-cash")) == []  # R003 and TDA 2009 do not state it
@@ -547,20 +551,20 @@ def test_real_hands_figures(real_warehouse: Path) -> None:
     assert by_site == REAL_BY_SITE
 
 
-def test_real_hands_under_a_live_book_err_only_on_proven_pairs(real_warehouse: Path) -> None:
-    """Forced under PKR-cash, chips leaving on real data are WARNING (only the button proves the
-    pair), and the only ERRORs are on pairs the hand numbers prove consecutive."""
+@pytest.mark.parametrize("book", ["PKR-cash", "R003-cash", "CEP-2023", "TDA-2009"])
+def test_real_hands_under_a_live_book_give_no_error(real_warehouse: Path, book: str) -> None:
+    """Forced under a live book, the real exports still give no ERROR: no player's stack moves on a
+    pair the hand numbers prove consecutive (797 players compared there), pairs only the button
+    proves give at most WARNING, and the one button that stayed (a WSOP PHH table: a redeal keeps
+    it) is a WARNING."""
     con = connect(real_warehouse)
     try:
-        res = continuity_findings(con, "PKR-cash", load_mapping())
-        proven = {r[0] for r in con.execute(
-            "WITH h AS (SELECT hand_id, site, coalesce(tournament_id, '') t, table_name,"
-            " TRY_CAST(regexp_extract(site_hand_no, '^(?:[A-Za-z]*|.*[:#-])([0-9]{1,18})$', 1) AS BIGINT) n"
-            " FROM hands) SELECT c.hand_id FROM h c JOIN h p USING (site, t, table_name) WHERE c.n = p.n + 1"
-        ).fetchall()}
+        res = continuity_findings(con, book, load_mapping())
     finally:
         con.close()
-    errors = [f for f, _ in res.findings if f.severity == ERROR]
-    assert errors and all(f.hand_id in proven for f in errors)
-    assert {f.rule_id for f in errors} == {"BUTTON.WRONG_POSITION"}
-    assert not [f for f, _ in res.findings if f.rule_id == "STACK.NO_REMOVAL" and f.severity == ERROR]
+    assert not [f for f, _ in res.findings if f.severity == ERROR]
+    assert res.stats["players_compared"]["proven"] >= REAL_FLOORS["compared_proven"]
+    assert {f.rule_id for f, _ in res.findings if f.severity == WARNING} >= {"STACK.NO_REMOVAL"}
+    assert all(f.house_decision == (f.severity == REVIEW) for f, _ in res.findings)
+    buttons = [f for f, _ in res.findings if f.rule_id == "BUTTON.WRONG_POSITION"]
+    assert len(buttons) == (1 if book in ("PKR-cash", "CEP-2023") else 0)
