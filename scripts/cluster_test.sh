@@ -183,7 +183,8 @@ start_postgres
 start_redis
 "$BIN/dagster" instance migrate >"$RUN/logs/migrate.log" 2>&1
 # the partition builds may use every worker; the warehouse pool stays at 1 (one DuckDB writer)
-"$BIN/dagster" instance concurrency set partitions "$WORKERS" >/dev/null
+POOL="$("$PY" -c 'import pipelines.defs.audit as a; print(getattr(a, "PARTITION_POOL", "partitions"))')"
+"$BIN/dagster" instance concurrency set "$POOL" "$WORKERS" >/dev/null
 
 say "starting the code server :$GRPC_PORT, the Dagster daemon and $WORKERS Celery workers"
 start_bg "$BIN/dagster" code-server start -m pipelines.cluster.definitions -h 127.0.0.1 -p "$GRPC_PORT" \
