@@ -188,7 +188,7 @@ def run_audit(
     home = instance_home(work_dir)
     args = [(d, s, files, str(work_dir), str(db), rulebook, log_level, str(home)) for (d, s), files in plan.items()]
     with open_instance(home) as instance:
-        instance.event_log_storage.set_concurrency_slots(PARTITION_POOL, max(1, workers))
+        _size_partition_pool(instance, workers)
     if workers > 1:
         with _one_thread_per_worker(workers), ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn")
@@ -215,6 +215,16 @@ def run_audit(
         worker_pids={r.label: r.pid for r in runs}, run_ids=[*(r.run_id for r in runs), night.run_id],
         instance_home=home, unpublished=[r.label for r in runs if not r.published],
     )
+
+
+def _size_partition_pool(instance: dg.DagsterInstance, workers: int) -> None:
+    """Pool ``partitions`` at ``workers`` slots, unless an operator set its limit on a shared
+    ``$DAGSTER_HOME`` instance (then the runs wait for that limit, as scheduled runs do)."""
+    storage = instance.event_log_storage
+    shared = bool(os.environ.get("DAGSTER_HOME")) and PARTITION_POOL in storage.get_concurrency_keys()
+    if shared and not storage.get_concurrency_info(PARTITION_POOL).using_default_limit:
+        return
+    storage.set_concurrency_slots(PARTITION_POOL, max(1, workers))
 
 
 @contextmanager

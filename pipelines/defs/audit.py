@@ -121,8 +121,11 @@ def partition_rule_findings(context: dg.AssetExecutionContext, audit: AuditResou
     if failed:  # also when run on its own, after a failed ingest: the blocking check still holds
         raise dg.Failure(f"partition {name} is not published: its ingest failed {', '.join(failed)}",
                          allow_retries=False)
-    result = steps.publish_partition(steps.staging_db(audit.work_dir, name), steps.partition_db(audit.work_dir, name),
-                                     audit.rulebook or None)
+    staged = steps.staging_db(audit.work_dir, name)
+    if not staged.exists():
+        raise dg.Failure(f"partition {name} has no staged hands: materialise partition_hands first",
+                         allow_retries=False)
+    result = steps.publish_partition(staged, steps.partition_db(audit.work_dir, name), audit.rulebook or None)
     outcomes = [result.check]
     _save_outcomes(_outcomes_path(audit, name, "rules"), outcomes)
     checks = _check_results("partition_rule_findings", outcomes)
