@@ -258,16 +258,28 @@ def snapshot_caption(db: Path) -> None:
     st.caption(f"snapshot: {db.name}")
 
 
+#: how each finding severity (rules.findings.SEVERITIES) is named and boxed: only error and warning
+#: are violations; a house decision, a prescribed remedy and an export inconsistent with itself are not
+FINDING_KINDS: dict[str, tuple[str, Any]] = {
+    "error": ("violation, error", st.error),
+    "warning": ("violation, warning", st.error),
+    "review": ("house decision (floor's discretion)", st.warning),
+    "info": ("remedy the rulebook prescribes", st.info),
+    "data": ("data issue: the export contradicts itself", st.info),
+}
+
+
 def finding_box(f: dict[str, Any], where: str = "") -> None:
     """One rule finding: what happened, expected vs actual, and the rulebook passage it rests on."""
     text, seed, quote = split_citation(f.get("message"))
-    house = bool(f.get("house_decision"))
-    kind = "house decision (floor's discretion)" if house else f"violation, {f.get('severity')}"
+    house = bool(f.get("house_decision")) or f.get("severity") == "review"
+    kind, box = FINDING_KINDS.get("review" if house else str(f.get("severity")),
+                                  (f"violation, {f.get('severity')}", st.error))
     body = (f"**{md(where)}{md(f['rule_id'])}** ({md(f.get('rulebook'))}, {kind}): {md(text)}  \n"
             f"Expected {md(f.get('expected'))}; actual {md(f.get('actual'))}.")
     if house and f.get("allowed_outcomes"):
         body += f"  \nAllowed rulings: {md(str(f['allowed_outcomes']).replace('|', ', '))}."
-    (st.warning if house else st.error)(body)
+    box(body)
     if quote:
         st.markdown(f"> «{md(quote)}»  \n> — rulebook seed `{seed}`")
 

@@ -421,3 +421,25 @@ def test_the_same_hand_link_works_again_after_visiting_another_page(env: Path) -
     at.query_params["hand"] = "pokerstars:1002"
     at.run()
     assert "alice wins $40.50 from the main pot" in texts(at)
+
+
+def test_finding_boxes_name_each_severity(tmp_path: Path) -> None:
+    """Only errors and warnings are called violations; review, info and data findings are not."""
+    script = tmp_path / "boxes.py"
+    script.write_text(
+        "from dashboards import ui\n"
+        "for sev, house in [('error', False), ('review', True), ('info', False), ('data', False)]:\n"
+        "    ui.finding_box({'rule_id': 'R.' + sev.upper(), 'rulebook': 'CEP-2023', 'severity': sev,\n"
+        "                    'house_decision': house, 'expected': 'call $3.00', 'actual': 'call $2.00',\n"
+        "                    'message': 'msg'})\n"
+    )
+    at = AppTest.from_file(str(script), default_timeout=TIMEOUT).run()
+    assert not at.exception
+    def heads(boxes: Any) -> list[str]:
+        return [plain(e.value).replace("**", "").split("): ")[0] + ")" for e in boxes]
+
+    assert heads(at.error) == ["R.ERROR (CEP-2023, violation, error)"]
+    assert heads(at.warning) == ["R.REVIEW (CEP-2023, house decision (floor's discretion))"]
+    assert heads(at.info) == ["R.INFO (CEP-2023, remedy the rulebook prescribes)",
+                              "R.DATA (CEP-2023, data issue: the export contradicts itself)"]
+    assert "Expected call $3.00; actual call $2.00." in plain(at.error[0].value)  # '$' shown, not maths
