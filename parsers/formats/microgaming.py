@@ -136,8 +136,11 @@ def _header(hand: Hand, game: ET.Element) -> Money:
             raise ParseError(f"cash game without a rake attribute ({rake!r})")
         hand.site_rake = int(rake)  # hundredths: the cent for every currency the site ran
     money = Money(hand.unit_scale)
-    sb, _, bb = game.get("stakes", "").partition("|")
-    hand.sb, hand.bb = money(sb), money(bb)
+    small, _, big = game.get("stakes", "").partition("|")
+    if hand.betting == "FL":  # limit stakes are the small and big bet; the blinds: half a small bet, one
+        hand.sb, hand.bb = money(small) // 2, money(small)
+    else:
+        hand.sb, hand.bb = money(small), money(big)
     return money
 
 

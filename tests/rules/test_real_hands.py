@@ -66,6 +66,14 @@ SITE_BLINDS_SECTION_RAISE = "site: a raise written in the blinds section"
 SITE_OVERPAID = "site: awards exceed what was put in"
 #: Winning 10005881: two players dealt in (others sitting out), the button (Seat 2) has the big blind
 SITE_HU_BUTTON_BB = "site: heads-up button posts the big blind"
+#: Entraction heads-up: "Dealer: pauli1" then "Big Blind: pauli1" (the small blind acts first
+#: preflop, so the dealer line names the big blind, in every heads-up sample of the site)
+SITE_HU_DEALER_IS_BB = "site: Entraction's heads-up dealer line names the big blind"
+#: Cake "round.penny" sample: EUR 0.20/0.41 with calls and returns rounded to the penny
+#: (a call of 0.20 facing 0.21 stands, the uncalled return is 0.81 of an 0.82 excess)
+SITE_PENNY_ROUND = "site: Cake rounds a call and its return to the penny"
+#: MicroGaming PL Omaha 'stakes="3|6"' with posts of 1.00 / 2.00 (every bet fits 1/2 blinds)
+SITE_MPN_STAKES = "site: MicroGaming stakes attribute differs from the blinds posted"
 #: Winning 665307190: "Player  has big blind (2)", "Player  calls (3)": the acting player has no name
 SITE_BLANK_PLAYER = "site: a player written with a blank name"
 #: BetOnline: "Player7 has left the table" mid-hand with chips in and no fold line
@@ -156,15 +164,19 @@ PARSER_REPEATS_DROPPED = "parser: two identical consecutive actions read as one 
 UNREVIEWED = "not yet triaged"
 
 FORMATS = (
+    "absolute",
     "acpc",
     "betonline",
     "bossmedia",
     "bovada",
+    "cake",
+    "entraction",
     "everleaf",
     "fulltilt",
     "ggpoker",
     "ipoker",
     "merge",
+    "microgaming",
     "ohh",
     "ongame",
     "pacific",
@@ -180,6 +192,22 @@ FORMATS = (
 )
 
 KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
+    ("cake:3048012347000109", "UNDERCALL.FULL_CALL", 5, "full call 21", "call 20 stood", SITE_PENNY_ROUND),
+    ("cake:3048012347000109", "POT.UNCALLED_RETURN", 8, "return 82", "returned 81", SITE_PENNY_ROUND),
+    ("entraction:2145163746", "BLIND.HEADSUP_BUTTON", None, "Player0 (button) posts SB", "Hero posted SB",
+     SITE_HU_DEALER_IS_BB),
+    ("entraction:2646539198", "BLIND.HEADSUP_BUTTON", None, "pauli1 (button) posts SB", "Pinokio1 posted SB",
+     SITE_HU_DEALER_IS_BB),
+    ("entraction:2646492691", "BLIND.HEADSUP_BUTTON", None, "xxSNUSxx (button) posts SB", "roxi88 posted SB",
+     SITE_HU_DEALER_IS_BB),
+    ("entraction:2646630562", "BLIND.HEADSUP_BUTTON", None, "ME_KNOWS (button) posts SB", "fiskennemo posted SB",
+     SITE_HU_DEALER_IS_BB),
+    ("entraction:2645975604", "BLIND.HEADSUP_BUTTON", None, "GrossoGatto (button) posts SB", "ORFEO posted SB",
+     SITE_HU_DEALER_IS_BB),
+    ("entraction:2646782758", "BLIND.HEADSUP_BUTTON", None, "ug_one (button) posts SB", "PEKKA posted SB",
+     SITE_HU_DEALER_IS_BB),
+    ("microgaming:48976532125", "BLIND.POSTING", 0, "small blind 300", "posted 100", SITE_MPN_STAKES),
+    ("microgaming:48976532125", "BLIND.POSTING", 1, "big blind 600", "posted 200", SITE_MPN_STAKES),
     (
         "888:172275663",
         "POT.CHIP_CONSERVATION",
