@@ -268,8 +268,9 @@ def compare(single: Path, cluster: Path, facts_path: Path) -> int:
         secs = f"{run['seconds']:.1f} s" if run["seconds"] else "-"
         print(f"  run {run['run_id'][:8]} {run['job']} {run['partition'] or ''} {run['status']} {secs}: {steps}")
     if facts:
+        median = facts.get("partition_run_seconds_median")
         print(f"cluster night {facts['wall_seconds']} s wall (partitions {facts['partitions_wall_seconds']} s, "
-              f"median partition run {facts.get('partition_run_seconds_median')} s), runs retried: {facts['retried_runs']}")
+              f"median partition run {median} s), runs retried: {facts['retried_runs']}")
     proved, why = proof_ok(facts)
     same = not cmp.differing(a, b)
     verdict = "PASS" if same and proved else "FAIL"
