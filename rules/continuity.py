@@ -30,11 +30,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import duckdb
@@ -42,6 +40,7 @@ import yaml
 
 from .findings import DATA, ERROR, REVIEW, WARNING, Finding, fmt
 from .profiles import PROFILE_DIR, ProfileMap, load_profile
+from .sqlpass import emit, namer, rows
 
 #: a pair further apart in time than this, without consecutive hand numbers, is not continuity
 MAX_GAP_S = 900
@@ -481,22 +480,6 @@ class ContinuityResult:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-_Namer = Callable[[dict[str, Any]], str]
-
-
-def _namer(rulebook: str | None, pmap: ProfileMap) -> _Namer:
-    keys = sorted({key for match, _ in pmap.entries for key, _ in match})
-    seen: dict[tuple[Any, ...], str] = {}
-
-    def name_for(row: dict[str, Any]) -> str:
-        if rulebook:
-            return rulebook
-        key = tuple(row.get(k) for k in keys)
-        if key not in seen:
-            seen[key] = pmap.name_for(SimpleNamespace(**{k: row.get(k) for k in keys}))  # type: ignore[arg-type]
-        return seen[key]
-
-    return name_for
 
 
 def _finding(hand_id: str, rule: str, sev: str, outcomes: str | None, expected: str, actual: str,
@@ -717,40 +700,25 @@ def add_on_finding(row: dict[str, Any], book: str) -> Finding | None:
 # --- the check -------------------------------------------------------------------------------------
 
 
-def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
-    cur = con.execute(sql)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-
-
-def _emit(out: ContinuityResult, rows: Iterable[dict[str, Any]], name_for: _Namer,
-          make: Callable[[dict[str, Any], str], Finding | None]) -> None:
-    for row in rows:
-        book = name_for(row)
-        f = make(row, book)
-        if f is not None:
-            out.findings.append((f, load_profile(book).name))
-
-
 def continuity_findings(
     con: duckdb.DuckDBPyConnection, rulebook: str | None, pmap: ProfileMap
 ) -> ContinuityResult:
     """Every cross-hand finding of the warehouse, and the counts the run report shows."""
     out = ContinuityResult()
-    name_for = _namer(rulebook, pmap)
+    name_for = namer(rulebook, pmap)
     try:
         for sql in (_HANDS_SQL, _SEATS_SQL, _PAIRS_SQL, _MOVED_SQL):
             con.execute(sql)
-        stacks = _rows(con, _STACKS_SQL)
+        stacks = rows(con, _STACKS_SQL)
         grown = [r for r in stacks if int(r["stack"]) > int(r["end_stack"]) and _text_decides(r, name_for(r))]
         written = {(r["hand_id"], r["player"]) for r in grown if written_add(r)}
-        _emit(out, stacks, name_for, lambda r, b: stack_finding(r, b, (r["hand_id"], r["player"]) in written))
-        _emit(out, _rows(con, _BUTTON_SQL), name_for, button_finding)
-        _emit(out, _rows(con, _NEW_PLAYER_SQL), name_for, new_player_finding)
-        _emit(out, _rows(con, _LEVEL_SQL), name_for, level_finding)
-        _emit(out, _rows(con, _ABSENT_SQL), name_for, absent_finding)
-        _emit(out, _rows(con, _PAUSED_SQL), name_for, paused_finding)
-        _emit(out, (r for r in _rows(con, _OVERDRAWN_SQL) if written_in_hand(r)), name_for, add_on_finding)
+        emit(out.findings, stacks, name_for, lambda r, b: stack_finding(r, b, (r["hand_id"], r["player"]) in written))
+        emit(out.findings, rows(con, _BUTTON_SQL), name_for, button_finding)
+        emit(out.findings, rows(con, _NEW_PLAYER_SQL), name_for, new_player_finding)
+        emit(out.findings, rows(con, _LEVEL_SQL), name_for, level_finding)
+        emit(out.findings, rows(con, _ABSENT_SQL), name_for, absent_finding)
+        emit(out.findings, rows(con, _PAUSED_SQL), name_for, paused_finding)
+        emit(out.findings, (r for r in rows(con, _OVERDRAWN_SQL) if written_in_hand(r)), name_for, add_on_finding)
         out.stats = _stats(con, stacks, len(written), out.findings)
     finally:
         for t in ("_cx_moved", "_cx_pair", "_cx_seat", "_cx_hand"):

@@ -18,7 +18,6 @@ Rules the matrix lists for which no hand history carries the data are counted, n
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -27,9 +26,9 @@ import duckdb
 import yaml
 
 from .bbante import SHORT_BB_SQL, short_bb_finding
-from .continuity import _namer as name_for_rows
 from .findings import DATA, ERROR, REVIEW, WARNING, Finding
 from .profiles import PROFILE_DIR, ProfileMap, load_profile
+from .sqlpass import Namer, emit, namer, rows
 from .turns import FOLD_SQL, ORDER_SQL, fold_finding, order_finding
 
 #: hole cards each player is dealt, per variant (the matrix's DECK.CARD_COUNT ``hole_cards: 2|4``,
@@ -378,26 +377,11 @@ def rake_cap_finding(row: dict[str, Any], caps: dict[str, int], key: str) -> Fin
                     f"{actual}: above the house's cap of {cap:,} for these blinds.", key)
 
 
-def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
-    cur = con.execute(sql)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-
-
-def _emit(out: RecordResult, rows: Iterable[dict[str, Any]], name_for: Callable[[dict[str, Any]], str],
-          make: Callable[[dict[str, Any], str], Finding | None]) -> None:
-    for row in rows:
-        book = name_for(row)
-        f = make(row, book)
-        if f is not None:
-            out.findings.append((f, load_profile(book).name))
-
-
-def _rake_caps(con: duckdb.DuckDBPyConnection, out: RecordResult, name_for: Callable[[dict[str, Any]], str],
+def _rake_caps(con: duckdb.DuckDBPyConnection, out: RecordResult, name_for: Namer,
                given: dict[str, dict[str, int]] | None) -> None:
     """RAKE.CAP for the hands of books that cap rake (R003's ``rake_rule: proportional``) and whose
     house table is known (``given`` per profile name, else the profile's own)."""
-    for row in _rows(con, _RAKE_SQL):
+    for row in rows(con, _RAKE_SQL):
         book = name_for(row)
         if load_profile(book).rake_rule != "proportional":
             continue
@@ -414,20 +398,20 @@ def record_findings(con: duckdb.DuckDBPyConnection, rulebook: str | None, pmap: 
     ``rake_caps``: the house's cap table per profile name (``{"R003-cash": {"100/200": 500}}``),
     overriding the profile's ``params.rake.cap_by_blinds``."""
     out = RecordResult()
-    name_for = name_for_rows(rulebook, pmap)
+    name_for = namer(rulebook, pmap)
     try:
         con.execute(_PLAYERS_SQL)
-        cards = _rows(con, _CARD_COUNT_SQL)
-        _emit(out, cards, name_for, card_count_finding)
-        _emit(out, cards, name_for, foreign_card_finding)
-        showdown = _rows(con, _SHOWDOWN_SQL)
-        _emit(out, showdown, name_for, table_all_cards_finding)
-        _emit(out, showdown, name_for, allin_tabled_finding)
-        _emit(out, _rows(con, ORDER_SQL), name_for, order_finding)
-        _emit(out, _fold_rows(con, rulebook, name_for), name_for, fold_finding)
-        _emit(out, _rows(con, SHORT_BB_SQL), name_for, short_bb_finding)
-        cancelled = _rows(con, _CANCELLED_SQL)
-        _emit(out, cancelled, name_for, sa_lock_finding)
+        cards = rows(con, _CARD_COUNT_SQL)
+        emit(out.findings, cards, name_for, card_count_finding)
+        emit(out.findings, cards, name_for, foreign_card_finding)
+        showdown = rows(con, _SHOWDOWN_SQL)
+        emit(out.findings, showdown, name_for, table_all_cards_finding)
+        emit(out.findings, showdown, name_for, allin_tabled_finding)
+        emit(out.findings, rows(con, ORDER_SQL), name_for, order_finding)
+        emit(out.findings, _fold_rows(con, rulebook, name_for), name_for, fold_finding)
+        emit(out.findings, rows(con, SHORT_BB_SQL), name_for, short_bb_finding)
+        cancelled = rows(con, _CANCELLED_SQL)
+        emit(out.findings, cancelled, name_for, sa_lock_finding)
         _rake_caps(con, out, name_for, rake_caps)
         out.stats = _stats(con, cancelled, out.findings)
     finally:
@@ -440,10 +424,10 @@ _KEYS = ("site", "format", "game_type", "table_name", "tournament_id")
 
 
 def _fold_rows(con: duckdb.DuckDBPyConnection, rulebook: str | None,
-               name_for: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
+               name_for: Namer) -> list[dict[str, Any]]:
     """The rows for ACTION.FOLD_NONSTANDARD, a CEP rule: only hands audited under CEP are walked."""
     cols = ", ".join(_KEYS)
-    keys = _rows(con, f"SELECT DISTINCT {cols} FROM hands")
+    keys = rows(con, f"SELECT DISTINCT {cols} FROM hands")
     cep = [k for k in keys if load_profile(rulebook or name_for(k)).key == "CEP"]
     if not cep:
         return []
@@ -453,7 +437,7 @@ def _fold_rows(con: duckdb.DuckDBPyConnection, rulebook: str | None,
     same = " AND ".join(f"h.{c} IS NOT DISTINCT FROM k.{c}" for c in _KEYS)
     con.execute(f"CREATE OR REPLACE TEMP TABLE _hr_scope AS SELECT h.hand_id FROM hands h "
                 f"SEMI JOIN _hr_keys k ON {same}")
-    return _rows(con, FOLD_SQL)
+    return rows(con, FOLD_SQL)
 
 
 _SHOWDOWN_COUNT_SQL = """

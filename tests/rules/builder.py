@@ -6,7 +6,11 @@ player listed is first left of the button (the small blind when three or more pl
 
 from __future__ import annotations
 
+import duckdb
+
 from parsers.model import Action, Award, Board, Hand, HoleCards, Kind, Provenance, Seat, Street
+from warehouse.frames import hands_to_frames
+from warehouse.reconcile import reconcile_frames
 
 STREETS = {s.value: s for s in Street}
 
@@ -98,3 +102,13 @@ def make_hand(
 
 def rule_ids(findings, severity: str | None = None) -> list[str]:
     return [f.rule_id for f in findings if severity is None or f.severity == severity]
+
+
+def load_hands(con: duckdb.DuckDBPyConnection, hands: list[Hand]) -> None:
+    """Store hand-written hands in a warehouse as ingest does (its frames and their reconciliation)."""
+    frames = hands_to_frames(hands)
+    frames.tables["reconciliation"] = reconcile_frames(frames)
+    for name, frame in frames.tables.items():
+        con.register("_f", frame.to_arrow())
+        con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _f")
+        con.unregister("_f")

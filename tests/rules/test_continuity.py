@@ -23,10 +23,8 @@ from rules.profiles import load_mapping, load_profile
 from rules.runner import check_warehouse
 from rules.sequence import sequence_findings
 from tests.conftest import SHARED, real_data
-from tests.rules.builder import make_hand
+from tests.rules.builder import load_hands, make_hand
 from warehouse.db import connect
-from warehouse.frames import hands_to_frames
-from warehouse.reconcile import reconcile_frames
 
 T0 = datetime(2026, 11, 30, 20, 0, 0)
 
@@ -81,12 +79,7 @@ def run(hands: list[Hand], rulebook: str | None = None, texts: dict[str, str] | 
         hands = _with_source(hands, texts, tmp / "table.txt")
     con = connect(":memory:")
     try:
-        frames = hands_to_frames(hands)
-        frames.tables["reconciliation"] = reconcile_frames(frames)
-        for name, frame in frames.tables.items():
-            con.register("_f", frame.to_arrow())
-            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _f")
-            con.unregister("_f")
+        load_hands(con, hands)
         return continuity_findings(con, rulebook, load_mapping())
     finally:
         con.close()
@@ -525,12 +518,7 @@ def test_check_warehouse_stores_the_findings(tmp_path: Path) -> None:
     hands = rathole(table(STACKS, [3, 1, 2], site="pkrclub"), 3, "Bea", 2_000)
     con = connect(tmp_path / "w.duckdb")
     try:
-        frames = hands_to_frames(hands)
-        frames.tables["reconciliation"] = reconcile_frames(frames)
-        for name, frame in frames.tables.items():
-            con.register("_f", frame.to_arrow())
-            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _f")
-            con.unregister("_f")
+        load_hands(con, hands)
         summary = check_warehouse(con)
         rows = con.execute("SELECT hand_id, rule_id, severity, rulebook, run_id FROM violations"
                            " WHERE rule_id = 'STACK.NO_REMOVAL'").fetchall()

@@ -18,11 +18,9 @@ from rules.findings import DATA, ERROR, INFO, REVIEW, WARNING
 from rules.handrecord import RecordResult, record_findings, substantial_action
 from rules.profiles import load_mapping
 from tests.conftest import SHARED, real_data
-from tests.rules.builder import make_hand
+from tests.rules.builder import load_hands, make_hand
 from warehouse.db import connect
-from warehouse.frames import hands_to_frames
 from warehouse.ingest import ingest_paths
-from warehouse.reconcile import reconcile_frames
 
 BOOKS = ("CEP-2023", "TDA-2009", "PKR-cash", "R003-cash", "online-standard")
 BOARD = ["AhKdQc7s2d"]
@@ -32,12 +30,7 @@ SHORT_BOARD = "AhKdQc7s9d"  # six to ace
 def run(hands: list, rulebook: str, rake_caps: dict[str, dict[str, int]] | None = None) -> RecordResult:
     con = connect(":memory:")
     try:
-        frames = hands_to_frames(hands)
-        frames.tables["reconciliation"] = reconcile_frames(frames)
-        for name, frame in frames.tables.items():
-            con.register("_f", frame.to_arrow())
-            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _f")
-            con.unregister("_f")
+        load_hands(con, hands)
         return record_findings(con, rulebook, load_mapping(), rake_caps=rake_caps)
     finally:
         con.close()

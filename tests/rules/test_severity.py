@@ -22,7 +22,7 @@ from rules.check import check_hand
 from rules.findings import DATA, ERROR, REVIEW, SEVERITIES, Finding
 from rules.profiles import PROFILE_NAMES, load_profile
 from tests.conftest import SHARED
-from tests.rules.builder import make_hand
+from tests.rules.builder import load_hands, make_hand
 
 CEP, T09, PKR, R003, ONLINE = "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash", "online-standard"
 DEEP = 1_000_000
@@ -297,17 +297,10 @@ def test_invariant_on_the_real_hands() -> None:
 # ---- floorman check counts REVIEW and DATA apart ------------------------------------------------------
 def _warehouse(path: Path, hands: list[Hand]) -> None:
     from warehouse import db
-    from warehouse.frames import hands_to_frames
-    from warehouse.reconcile import reconcile_frames
 
     con = db.connect(path)
     try:
-        frames = hands_to_frames(hands)
-        frames.tables["reconciliation"] = reconcile_frames(frames)
-        for name, frame in frames.tables.items():
-            con.register("_f", frame.to_arrow())
-            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM _f")
-            con.unregister("_f")
+        load_hands(con, hands)
     finally:
         con.close()
 
