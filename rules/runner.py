@@ -122,6 +122,8 @@ def check_warehouse(
             "errors": sev.get("error", 0),
             "warnings": sev.get("warning", 0),
             "info": sev.get("info", 0),
+            "review": sev.get("review", 0),
+            "data": sev.get("data", 0),
         }
         if continuity is not None:
             summary["continuity"] = continuity
