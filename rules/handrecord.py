@@ -18,6 +18,7 @@ Rules the matrix lists for which no hand history carries the data are counted, n
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -27,7 +28,7 @@ import yaml
 
 from .bbante import SHORT_BB_SQL, short_bb_finding
 from .findings import DATA, ERROR, REVIEW, WARNING, Finding
-from .profiles import PROFILE_DIR, ProfileMap, load_profile
+from .profiles import PROFILE_DIR, Profile, ProfileMap, load_profile
 from .sqlpass import Namer, emit, namer, rows
 from .turns import FOLD_SQL, ORDER_SQL, fold_finding, order_finding
 
@@ -142,11 +143,16 @@ def _hand_columns() -> str:
 
 _PLAYERS_SQL = f"""
 CREATE OR REPLACE TEMP TABLE _hr_player AS
-WITH act AS (
+WITH recorded AS (
+    -- hands whose export writes who tabled or mucked (ACPC logs and PHH write every card, no
+    -- showing): the only hands the showdown rules can judge, so the only ones aggregated
+    SELECT DISTINCT hand_id FROM actions WHERE kind IN ('show', 'muck')
+    UNION SELECT DISTINCT hand_id FROM hole_cards WHERE provenance = 'shown'
+), act AS (
     SELECT hand_id, player, bool_or(kind = 'fold') AS folded, bool_or(all_in) AS all_in,
            bool_or(kind = 'muck') AS mucked,
            max(CASE WHEN kind = 'show' AND cards IS NOT NULL THEN {_known('cards')} END) AS shown_act
-    FROM actions GROUP BY ALL
+    FROM actions SEMI JOIN recorded USING (hand_id) GROUP BY ALL
 ), shown AS (
     SELECT hand_id, player, max({_known('cards')}) AS shown_hc FROM hole_cards
     WHERE provenance = 'shown' GROUP BY ALL
@@ -157,8 +163,8 @@ SELECT s.hand_id, s.player, s.seat_no, coalesce(a.folded, false) AS folded, coal
        CASE WHEN a.shown_act IS NOT NULL THEN a.shown_act
             WHEN coalesce(a.mucked, false) THEN 0 ELSE coalesce(sh.shown_hc, 0) END AS tabled,
        coalesce(w.won, 0) AS won
-FROM seats s LEFT JOIN act a USING (hand_id, player) LEFT JOIN shown sh USING (hand_id, player)
-LEFT JOIN won w USING (hand_id, player)
+FROM seats s SEMI JOIN recorded USING (hand_id) LEFT JOIN act a USING (hand_id, player)
+LEFT JOIN shown sh USING (hand_id, player) LEFT JOIN won w USING (hand_id, player)
 WHERE NOT s.sitting_out
 """
 
@@ -196,14 +202,10 @@ WITH live AS (
     SELECT hand_id, count(*) AS live, count(*) FILTER (WHERE tabled > 0) AS tabling,
            bool_or(all_in) AS any_all_in, count(*) FILTER (WHERE NOT all_in) AS covering
     FROM _hr_player WHERE NOT folded AND acted GROUP BY hand_id
-), recorded AS (
-    -- hands whose export writes who tabled or mucked (ACPC logs and PHH write every card, no showing)
-    SELECT DISTINCT hand_id FROM actions WHERE kind IN ('show', 'muck')
-    UNION SELECT DISTINCT hand_id FROM hole_cards WHERE provenance = 'shown'
 )
 SELECT {_hand_columns()}, p.player, p.seat_no, p.tabled, p.won, p.all_in, p.mucked, l.live, l.tabling,
        l.any_all_in, l.covering, coalesce(b.river, false) AS river
-FROM _hr_player p JOIN live l USING (hand_id) JOIN hands h USING (hand_id) JOIN recorded USING (hand_id)
+FROM _hr_player p JOIN live l USING (hand_id) JOIN hands h USING (hand_id)
 LEFT JOIN (SELECT hand_id, max(length(cards)) >= 10 AS river FROM boards GROUP BY hand_id) b USING (hand_id)
 WHERE NOT p.folded AND p.acted AND l.live >= 2 AND NOT h.cancelled
   AND ((p.won > 0 AND p.tabled < coalesce({_want_cards()}, 0)) OR (l.any_all_in AND p.tabled = 0))
@@ -362,7 +364,8 @@ def house_rake_caps(name: str) -> dict[str, int] | None:
 
 _RAKE_SQL = f"""
 SELECT {_hand_columns()}, h.sb, h.bb, r.rake, r.rake_implied
-FROM hands h JOIN reconciliation r USING (hand_id) WHERE h.game_type = 'cash' AND r.rake > 0
+FROM hands h SEMI JOIN _hr_scope USING (hand_id) JOIN reconciliation r USING (hand_id)
+WHERE h.game_type = 'cash' AND r.rake > 0
 """
 
 
@@ -378,13 +381,11 @@ def rake_cap_finding(row: dict[str, Any], caps: dict[str, int], key: str) -> Fin
 
 
 def _rake_caps(con: duckdb.DuckDBPyConnection, out: RecordResult, name_for: Namer,
-               given: dict[str, dict[str, int]] | None) -> None:
-    """RAKE.CAP for the hands of books that cap rake (R003's ``rake_rule: proportional``) and whose
-    house table is known (``given`` per profile name, else the profile's own)."""
-    for row in rows(con, _RAKE_SQL):
+               given: dict[str, dict[str, int]] | None, raked: list[dict[str, Any]]) -> None:
+    """RAKE.CAP for the raked hands of books that cap rake (R003's ``rake_rule: proportional``) and
+    whose house table is known (``given`` per profile name, else the profile's own)."""
+    for row in raked:
         book = name_for(row)
-        if load_profile(book).rake_rule != "proportional":
-            continue
         caps = (given or {}).get(book) or house_rake_caps(book)
         f = rake_cap_finding(row, caps, load_profile(book).key) if caps else None
         if f is not None:
@@ -407,12 +408,12 @@ def record_findings(con: duckdb.DuckDBPyConnection, rulebook: str | None, pmap: 
         showdown = rows(con, _SHOWDOWN_SQL)
         emit(out.findings, showdown, name_for, table_all_cards_finding)
         emit(out.findings, showdown, name_for, allin_tabled_finding)
-        emit(out.findings, rows(con, ORDER_SQL), name_for, order_finding)
-        emit(out.findings, _fold_rows(con, rulebook, name_for), name_for, fold_finding)
+        emit(out.findings, _scoped_rows(con, rulebook, name_for, _live, ORDER_SQL), name_for, order_finding)
+        emit(out.findings, _scoped_rows(con, rulebook, name_for, _cep, FOLD_SQL), name_for, fold_finding)
         emit(out.findings, rows(con, SHORT_BB_SQL), name_for, short_bb_finding)
         cancelled = rows(con, _CANCELLED_SQL)
         emit(out.findings, cancelled, name_for, sa_lock_finding)
-        _rake_caps(con, out, name_for, rake_caps)
+        _rake_caps(con, out, name_for, rake_caps, _scoped_rows(con, rulebook, name_for, _caps_rake, _RAKE_SQL))
         out.stats = _stats(con, cancelled, out.findings)
     finally:
         for table in ("_hr_player", "_hr_scope", "_hr_keys"):
@@ -423,21 +424,41 @@ def record_findings(con: duckdb.DuckDBPyConnection, rulebook: str | None, pmap: 
 _KEYS = ("site", "format", "game_type", "table_name", "tournament_id")
 
 
-def _fold_rows(con: duckdb.DuckDBPyConnection, rulebook: str | None,
-               name_for: Namer) -> list[dict[str, Any]]:
-    """The rows for ACTION.FOLD_NONSTANDARD, a CEP rule: only hands audited under CEP are walked."""
+def _scope(con: duckdb.DuckDBPyConnection, rulebook: str | None, name_for: Namer,
+           wanted: Callable[[Profile], bool]) -> bool:
+    """Fill ``_hr_scope`` with the hands audited under a rulebook ``wanted`` accepts; False when there
+    is none. Why: show order, folds facing no bet and rake caps are live-book rules, and on an
+    online night their windows over every action would be work thrown away."""
     cols = ", ".join(_KEYS)
     keys = rows(con, f"SELECT DISTINCT {cols} FROM hands")
-    cep = [k for k in keys if load_profile(rulebook or name_for(k)).key == "CEP"]
-    if not cep:
-        return []
+    chosen = [k for k in keys if wanted(load_profile(rulebook or name_for(k)))]
+    if not chosen:
+        return False
     con.execute(f"CREATE OR REPLACE TEMP TABLE _hr_keys AS SELECT {cols} FROM hands LIMIT 0")
     con.executemany(f"INSERT INTO _hr_keys VALUES ({', '.join('?' for _ in _KEYS)})",
-                    [[k[c] for c in _KEYS] for k in cep])
+                    [[k[c] for c in _KEYS] for k in chosen])
     same = " AND ".join(f"h.{c} IS NOT DISTINCT FROM k.{c}" for c in _KEYS)
     con.execute(f"CREATE OR REPLACE TEMP TABLE _hr_scope AS SELECT h.hand_id FROM hands h "
                 f"SEMI JOIN _hr_keys k ON {same}")
-    return rows(con, FOLD_SQL)
+    return True
+
+
+def _scoped_rows(con: duckdb.DuckDBPyConnection, rulebook: str | None, name_for: Namer,
+                 wanted: Callable[[Profile], bool], sql: str) -> list[dict[str, Any]]:
+    """``sql``'s rows (it reads ``_hr_scope``) over the hands of the books ``wanted`` accepts."""
+    return rows(con, sql) if _scope(con, rulebook, name_for, wanted) else []
+
+
+def _live(p: Profile) -> bool:
+    return p.key != "ONLINE"
+
+
+def _cep(p: Profile) -> bool:
+    return p.key == "CEP"
+
+
+def _caps_rake(p: Profile) -> bool:
+    return p.rake_rule == "proportional"
 
 
 _SHOWDOWN_COUNT_SQL = """

@@ -36,9 +36,11 @@ _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
 }
 _BOOK_NAMES = {"CEP": "CEP 2023", "T09": "TDA 2009", "PKR": "PKR Club cash", "R003": "Room 003 cash"}
 
+#: the first tabler, the last aggressors and the first live seat left of the button, per showdown
+#: hand of ``_hr_scope`` with two hands shown
 ORDER_SQL = f"""
 WITH dec AS (
-    SELECT hand_id, seq, player, kind, {_RANK} AS rank FROM actions
+    SELECT hand_id, seq, player, kind, {_RANK} AS rank FROM actions SEMI JOIN _hr_scope USING (hand_id)
     WHERE kind IN ('fold', 'check', 'call', 'bet', 'raise')
 ), last AS (SELECT hand_id, max(rank) AS rank FROM dec GROUP BY hand_id),
 aggr AS (
@@ -56,7 +58,8 @@ live AS (
     FROM live l JOIN hands h USING (hand_id) GROUP BY l.hand_id
 ), tabling AS (
     SELECT hand_id, arg_min(player, seq) AS first_tabler, count(*) FILTER (WHERE kind = 'show') AS shows
-    FROM actions WHERE street = 'showdown' AND kind IN ('show', 'muck') GROUP BY hand_id
+    FROM actions SEMI JOIN _hr_scope USING (hand_id) WHERE street = 'showdown' AND kind IN ('show', 'muck')
+    GROUP BY hand_id
 ), allin AS (SELECT hand_id, list(DISTINCT player) AS all_in_players FROM actions WHERE all_in GROUP BY hand_id)
 SELECT h.hand_id, h.site, h.format, h.game_type, h.table_name, h.tournament_id, t.first_tabler,
        a.last_street_aggressor, aa.last_aggressor, lb.first_left, coalesce(ai.all_in_players, []) AS all_in_players
