@@ -16,7 +16,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import sys
 import time
+import types
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -190,7 +192,7 @@ def run_audit(
     with open_instance(home) as instance:
         _size_partition_pool(instance, workers)
     if workers > 1:
-        with _one_thread_per_worker(workers), ProcessPoolExecutor(
+        with _one_thread_per_worker(workers), _workers_skip_main(), ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn")
         ) as pool:
             runs = list(pool.map(materialize_partition, *zip(*args, strict=True)))
@@ -225,6 +227,22 @@ def _size_partition_pool(instance: dg.DagsterInstance, workers: int) -> None:
     if shared and not storage.get_concurrency_info(PARTITION_POOL).using_default_limit:
         return
     storage.set_concurrency_slots(PARTITION_POOL, max(1, workers))
+
+
+@contextmanager
+def _workers_skip_main() -> Iterator[None]:
+    """Spawned workers re-run the parent's ``__main__`` script before their task (multiprocessing's
+    preparation). From the CLI that is harmless, but a parent whose ``__main__`` is a Streamlit page
+    (it runs pages as ``__main__``; the dashboard tests leave one behind) or a notebook would run it
+    in every worker, and the pool breaks. The workers need only ``materialize_partition``, which
+    they import by name, so ``__main__`` is a bare module while the pool starts them."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 @contextmanager

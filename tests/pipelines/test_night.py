@@ -181,14 +181,23 @@ def test_a_backfill_of_n_days_runs_the_night_once(tmp_path: Path, instance: dg.D
 
 
 def test_workers_run_the_schedules_assets_on_the_persistent_instance(
-    tmp_path: Path, landing: Path, simulated_night: Path
+    tmp_path: Path, landing: Path, simulated_night: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``floorman audit --workers 2 --shards 2``: one Dagster run per (date, shard) in two
-    processes, all on the instance in <work>/dagster, with the same warehouse as one worker."""
+    processes, all on the instance in <work>/dagster, with the same warehouse as one worker.
+    The parent's ``__main__`` is a script that must not run in the workers (as when a Streamlit
+    page, run by the dashboard tests, is left as ``__main__``: it broke the pool in the full suite)."""
     import os
+    import sys
+    import types
 
     from pipelines.audit import run_audit
 
+    script = tmp_path / "page.py"
+    script.write_text("raise RuntimeError('the parent __main__ ran in a worker')\n")
+    hostile = types.ModuleType("__main__")
+    hostile.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", hostile)
     shutil.copytree(simulated_night, landing / DAY1 / "simulated")
     one = run_audit([landing], tmp_path / "one.duckdb", work=tmp_path / "one")
     two = run_audit([landing], tmp_path / "two.duckdb", work=tmp_path / "two", workers=2, shards=2)
