@@ -38,6 +38,7 @@ from typing import Any
 import duckdb
 import yaml
 
+from .citations import SEED_FILES, citation
 from .findings import DATA, ERROR, REVIEW, WARNING, Finding, fmt
 from .profiles import PROFILE_DIR, ProfileMap, load_profile
 from .sqlpass import emit, namer, rows
@@ -65,13 +66,8 @@ NEW_PLAYER_BOOKS = frozenset({"CEP", "T09"})
 #: books that state LEVEL.NEXT_HAND (CEP S, T09 S; cash books n/a)
 LEVEL_BOOKS = frozenset({"CEP", "T09"})
 
-#: verbatim seed passages quoted by the findings (rule id -> (seed file, passage)), per book key
-_SEED = {
-    "000": "000_24a201a7802bf830.txt",
-    "001": "001_6ba5ccb5fe360bcf.txt",
-    "002": "002_55d6ebc4598b3f67.txt",
-    "003": "003_577dcffd2c9e41f5.txt",
-}
+#: seed tag -> seed file (the tests read the passages back from these files)
+_SEED = SEED_FILES
 #: (rule id, book key) -> (seed tag, article title, passage); "*" = any book without its own
 _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("STACK.NO_REMOVAL", "PKR"): (
@@ -179,15 +175,12 @@ _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
         "empezando por el sitio 1, con un máximo de una ficha adjudicada por jugador",
     ),
 }
-_BOOK_NAMES = {"CEP": "CEP 2023", "T09": "TDA 2009", "PKR": "PKR Club cash", "R003": "Room 003 cash",
-               "ONLINE": "online-standard"}  # fmt: skip
 
 
 def cite(rule_id: str, key: str) -> str:
     """`` — <rulebook>, <article>: [seed] «passage»``: what every continuity finding ends with."""
     tag, article, passage = _CITES.get((rule_id, key)) or _CITES[(rule_id, "*")]
-    book = key.split("+", 1)[0]
-    return f" — {_BOOK_NAMES.get(book, book)}, {article}: [{_SEED[tag]}] «{passage}»"
+    return citation(key, article, SEED_FILES[tag], passage)
 
 
 @cache

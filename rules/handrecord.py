@@ -27,6 +27,7 @@ import duckdb
 import yaml
 
 from .bbante import SHORT_BB_SQL, short_bb_finding
+from .citations import SEED_OF_BOOK, citation
 from .findings import DATA, ERROR, REVIEW, WARNING, Finding
 from .profiles import PROFILE_DIR, Profile, ProfileMap, load_profile
 from .sqlpass import Namer, emit, namer, rows
@@ -54,9 +55,6 @@ NOT_IN_RECORD = {
                       "house): checked where the profile or the caller gives one",
 }
 
-#: book key -> the rulebook's name in findings
-_BOOK_NAMES = {"CEP": "CEP 2023", "T09": "TDA 2009", "PKR": "PKR Club cash", "R003": "Room 003 cash",
-               "ONLINE": "online-standard"}  # fmt: skip
 #: (rule id, book key) -> (seed file, article, verbatim passage); "*" = a book without its own
 _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("DECK.CARD_COUNT", "*"): (
@@ -110,17 +108,8 @@ def cite(rule_id: str, key: str) -> str:
     borrowed from one, as CEP's defective-deck text is for the books that say nothing)."""
     own = _CITES.get((rule_id, key))
     seed, article, passage = own or _CITES[(rule_id, "*")]
-    book = _BOOK_NAMES.get(key, key)
-    borrowed = "" if own or seed.startswith(_SEED_OF.get(key, "-")) else f" (quoting {_book_of(seed)})"
-    return f" — {book}, {article}{borrowed}: [{seed}] «{passage}»"
-
-
-_SEED_OF = {"CEP": "000", "T09": "001", "PKR": "002", "R003": "003"}
-
-
-def _book_of(seed: str) -> str:
-    key = next((k for k, tag in _SEED_OF.items() if seed.startswith(tag)), "ONLINE")
-    return _BOOK_NAMES[key]
+    borrowed = not own and not seed.startswith(SEED_OF_BOOK.get(key, "-"))
+    return citation(key, article, seed, passage, borrowed)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .citations import citation
 from .findings import INFO, WARNING, Finding
 from .profiles import load_profile
 
@@ -34,7 +35,6 @@ _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
         "tirar las cartas en turno al enfrentarse a un check (pasar) o tirar las cartas fuera de turno es "
         "vinculante y puede ser objeto de penalización"),
 }
-_BOOK_NAMES = {"CEP": "CEP 2023", "T09": "TDA 2009", "PKR": "PKR Club cash", "R003": "Room 003 cash"}
 
 #: the first tabler, the last aggressors and the first live seat left of the button, per showdown
 #: hand of ``_hr_scope`` with two hands shown
@@ -94,7 +94,7 @@ WHERE f.kind = 'fold' AND f.bet_before <= f.own_before AND NOT h.cancelled
 
 def cite(rule_id: str, key: str) -> str:
     seed, article, passage = _CITES[(rule_id, key)]
-    return f" — {_BOOK_NAMES[key]}, {article}: [{seed}] «{passage}»"
+    return citation(key, article, seed, passage)
 
 
 def expected_first(row: dict[str, Any], key: str) -> str | None:
