@@ -41,6 +41,11 @@ HAND_SCHEMA: dict[str, pl.DataType] = {
     "file_sha256": pl.String(),
     "byte_offset": pl.Int64(),
     "byte_length": pl.Int64(),
+    # stud/draw games and mixed rotations (issue 12): NULL for every other hand
+    "mix": pl.String(),
+    "bring_in": pl.Int64(),
+    "small_bet": pl.Int64(),
+    "big_bet": pl.Int64(),
 }
 SEAT_SCHEMA: dict[str, pl.DataType] = {
     "hand_id": pl.String(),
@@ -78,6 +83,13 @@ AWARD_SCHEMA: dict[str, pl.DataType] = {
     "pot_no": pl.Int32(),
     "board_no": pl.Int32(),
 }
+STREET_CARDS_SCHEMA: dict[str, pl.DataType] = {
+    "hand_id": pl.String(),
+    "player": pl.String(),
+    "street": pl.String(),
+    "cards": pl.String(),
+    "face_up": pl.Boolean(),
+}
 
 #: table name -> schema, in load order
 TABLE_SCHEMAS: dict[str, dict[str, pl.DataType]] = {
@@ -88,4 +100,5 @@ TABLE_SCHEMAS: dict[str, dict[str, pl.DataType]] = {
     "boards": BOARD_SCHEMA,
     "pots": POT_SCHEMA,
     "awards": AWARD_SCHEMA,
+    "street_cards": STREET_CARDS_SCHEMA,
 }

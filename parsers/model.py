@@ -19,6 +19,16 @@ Conventions every parser follows (the replay engine and reconciliation rely on t
 * ``Award`` rows are what the site says each player collected, per pot and per board (run it
   twice gives one row per board). ``Pot`` rows are the pot sizes the site wrote, when it did.
 * Nothing is ever patched to make a hand balance: reconciliation reports the difference.
+
+Stud and draw games (issue 12) use the same rows plus a little more, so hold'em/omaha hands never
+see a difference: their own streets (``third``..``seventh`` in stud, ``predraw`` and ``draw1``..
+``draw3`` in draw games: the betting after each draw), a ``bring_in`` post (live: it counts towards
+the bet on third street), a ``complete`` (the bring-in raised to the full small bet: ``raise_to`` is
+the bet), ``discard`` (``amount`` = cards thrown, ``cards`` when written) and ``stand_pat`` actions,
+and ``StreetCards`` rows: the cards each player was seen to receive on each street (stud up/down
+cards; a draw's new cards). ``HoleCards`` of such a hand are the player's cards at the end of it
+(all seven stud cards when known, the five cards after the last draw). ``game_family(variant)`` says
+which family a hand is; ``Hand.mix`` names the rotation a hand was dealt in ("8-Game", "HORSE").
 """
 
 from __future__ import annotations
@@ -35,6 +45,17 @@ class Street(StrEnum):
     TURN = "turn"
     RIVER = "river"
     SHOWDOWN = "showdown"
+    # stud: betting rounds named by the card just dealt
+    THIRD = "third"
+    FOURTH = "fourth"
+    FIFTH = "fifth"
+    SIXTH = "sixth"
+    SEVENTH = "seventh"
+    # draw games: the betting before the first draw, then after each draw
+    PREDRAW = "predraw"
+    DRAW1 = "draw1"
+    DRAW2 = "draw2"
+    DRAW3 = "draw3"
 
 
 class Kind(StrEnum):
@@ -53,15 +74,37 @@ class Kind(StrEnum):
     SHOW = "show"
     MUCK = "muck"
     CASH_OUT = "cash_out"
+    # stud and draw games only (after CASH_OUT: the flop-game codes keep their order)
+    BRING_IN = "bring_in"  # stud's forced opening bet, live (counts towards the third-street bet)
+    COMPLETE = "complete"  # the bring-in raised to the full small bet (raise_to = the bet)
+    DISCARD = "discard"  # amount: how many cards were thrown; cards: which, when written
+    STAND_PAT = "stand_pat"
 
 
 #: kinds that put live chips towards the player's bet on the current street
-LIVE_POSTS = frozenset({Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE})
+LIVE_POSTS = frozenset({Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE, Kind.BRING_IN})
 #: kinds that are dead money (never count towards a bet)
 DEAD_POSTS = frozenset({Kind.POST_ANTE, Kind.POST_BB_ANTE, Kind.POST_DEAD})
 POSTS = LIVE_POSTS | DEAD_POSTS
 #: voluntary betting decisions (what the rule checker replays)
 DECISIONS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE})
+
+#: canonical variants of the stud and draw families (every other variant is a flop game)
+STUD_VARIANTS = frozenset({"stud", "stud_hilo", "razz", "stud5"})
+DRAW_VARIANTS = frozenset({"draw27_triple", "draw27_single", "draw5", "badugi", "drawa5_triple"})
+#: the variants whose betting the flop-game replay does not model (rules.money checks their money only)
+NON_FLOP_VARIANTS = STUD_VARIANTS | DRAW_VARIANTS
+STUD_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
+DRAW_STREETS = (Street.PREDRAW, Street.DRAW1, Street.DRAW2, Street.DRAW3)
+
+
+def game_family(variant: str) -> str:
+    """'stud', 'draw' or 'flop' (hold'em and omaha families: everything with a board)."""
+    if variant in STUD_VARIANTS:
+        return "stud"
+    if variant in DRAW_VARIANTS:
+        return "draw"
+    return "flop"
 
 
 class Provenance(StrEnum):
@@ -103,6 +146,15 @@ class HoleCards(NamedTuple):
 class Board(NamedTuple):
     board_no: int  # 1, or 1 and 2 (run it twice)
     cards: str  # concatenated, up to 5 cards, e.g. "Js9hJhQs2d"
+
+
+class StreetCards(NamedTuple):
+    """Cards a player was seen to receive on one street of a stud or draw hand."""
+
+    player: str
+    street: Street  # stud: third..seventh; draw: predraw (the deal), draw1..draw3 (cards drawn)
+    cards: str  # concatenated as dealt, "??" for a card dealt but not shown
+    face_up: bool  # stud up-cards; down cards and every draw card are False
 
 
 class Pot(NamedTuple):
@@ -157,6 +209,16 @@ class Hand:
     boards: list[Board] = field(default_factory=list)
     pots: list[Pot] = field(default_factory=list)
     awards: list[Award] = field(default_factory=list)
+    # stud/draw games and mixed rotations (issue 12), after every older field: readers build a Hand
+    # positionally (rules.store), so these come last and default to a flop game's values
+    street_cards: list[StreetCards] = field(default_factory=list)
+    #: the mixed-game rotation the hand was dealt in ("8-Game", "HORSE"), None outside one
+    mix: str | None = None
+    #: stud: the bring-in posted (0 elsewhere); fixed-limit bet sizes of stud/draw hands (None for
+    #: flop games, whose FL small bet is ``bb``)
+    bring_in: int = 0
+    small_bet: int | None = None
+    big_bet: int | None = None
 
     @property
     def hole_cards_mode(self) -> str:

@@ -19,13 +19,14 @@ from parsers.columns import (
     HOLE_SCHEMA,
     POT_SCHEMA,
     SEAT_SCHEMA,
+    STREET_CARDS_SCHEMA,
     TABLE_SCHEMAS,
 )
 from parsers.model import Hand
 
 __all__ = [
     "ACTION_SCHEMA", "AWARD_SCHEMA", "BOARD_SCHEMA", "HAND_SCHEMA", "HOLE_SCHEMA", "POT_SCHEMA",
-    "SEAT_SCHEMA", "TABLE_SCHEMAS", "HandFrames", "hands_to_frames",
+    "SEAT_SCHEMA", "STREET_CARDS_SCHEMA", "TABLE_SCHEMAS", "HandFrames", "hands_to_frames",
 ]
 
 
@@ -60,6 +61,7 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "", index: Sequenc
     boards: list[tuple[object, ...]] = []
     pots: list[tuple[object, ...]] = []
     awards: list[tuple[object, ...]] = []
+    street_cards: list[tuple[object, ...]] = []
     for h in hands:
         hid = h.hand_id
         hand_rows.append(
@@ -70,6 +72,7 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "", index: Sequenc
                 h.hero, h.hole_cards_mode, h.site_total_pot, h.site_rake, h.site_fees, h.site_added, h.cancelled,
                 sum(1 for s in h.seats if not s.sitting_out), h.source_file, file_sha256,
                 h.byte_offset, h.byte_length,
+                h.mix, h.bring_in if h.small_bet is not None else None, h.small_bet, h.big_bet,
             )
         )  # fmt: skip
         seats.extend(_with_id(hid, h.seats))
@@ -78,6 +81,8 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "", index: Sequenc
         boards.extend(_with_id(hid, h.boards))
         pots.extend(_with_id(hid, h.pots))
         awards.extend(_with_id(hid, h.awards))
+        if h.street_cards:
+            street_cards.extend((hid, c.player, str(c.street), c.cards, c.face_up) for c in h.street_cards)
     rows = {
         "hands": hand_rows,
         "seats": seats,
@@ -86,6 +91,7 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "", index: Sequenc
         "boards": boards,
         "pots": pots,
         "awards": awards,
+        "street_cards": street_cards,
     }
     return HandFrames(
         {
@@ -121,4 +127,5 @@ _CHILD_ATTR = {
     "boards": "boards",
     "pots": "pots",
     "awards": "awards",
+    "street_cards": "street_cards",
 }

@@ -48,8 +48,17 @@ CREATE TABLE IF NOT EXISTS hands (
     source_file      VARCHAR NOT NULL,
     file_sha256      VARCHAR NOT NULL,
     byte_offset      BIGINT NOT NULL,
-    byte_length      BIGINT NOT NULL
+    byte_length      BIGINT NOT NULL,
+    mix              VARCHAR,            -- mixed-game rotation ("8-Game", "HORSE"); NULL outside one
+    bring_in         BIGINT,             -- stud bring-in; NULL for flop games
+    small_bet        BIGINT,             -- stud/draw fixed-limit bet sizes; NULL for flop games (FL: bb)
+    big_bet          BIGINT
 );
+-- warehouses created before stud/draw games (issue 12) get the columns (NULL) here
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS mix VARCHAR;
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS bring_in BIGINT;
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS small_bet BIGINT;
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS big_bet BIGINT;
 
 CREATE TABLE IF NOT EXISTS seats (
     hand_id     VARCHAR NOT NULL,
@@ -63,7 +72,7 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS actions (
     hand_id      VARCHAR NOT NULL,
     seq          INTEGER NOT NULL,       -- order within the hand, from 0
-    street       VARCHAR NOT NULL,       -- preflop, flop, turn, river, showdown
+    street       VARCHAR NOT NULL,       -- preflop, flop, turn, river, showdown; stud third..seventh; draw predraw, draw1..3
     player       VARCHAR NOT NULL,
     kind         VARCHAR NOT NULL,       -- see parsers.model.Kind
     amount       BIGINT,                 -- as written
@@ -101,6 +110,15 @@ CREATE TABLE IF NOT EXISTS awards (
     amount   BIGINT NOT NULL,
     pot_no   INTEGER NOT NULL,
     board_no INTEGER NOT NULL
+);
+
+-- stud and draw hands only: the cards each player was seen to receive on each street
+CREATE TABLE IF NOT EXISTS street_cards (
+    hand_id  VARCHAR NOT NULL,
+    player   VARCHAR NOT NULL,
+    street   VARCHAR NOT NULL,           -- third..seventh (stud); predraw (the deal), draw1..draw3 (draws)
+    cards    VARCHAR NOT NULL,           -- as dealt; ?? for a card dealt face down and never shown
+    face_up  BOOLEAN NOT NULL            -- a stud up-card
 );
 
 CREATE TABLE IF NOT EXISTS reconciliation (

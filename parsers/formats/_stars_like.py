@@ -239,6 +239,21 @@ class HandBuilder:
         else:
             self.raise_to(player, amount, to, all_in=all_in)
 
+    def complete(self, player: str, to: int, amount: int, all_in: bool = False) -> None:
+        """Stud: the bring-in raised to the full small bet, the player's street total ``to``."""
+        moved = to - self.committed(player)
+        if moved <= 0:
+            raise ParseError(f"{player} completes to {to} but already has {self.committed(player)} in")
+        self._committed[player] = to
+        self._add(player, Kind.COMPLETE, amount, raise_to=to, all_in=all_in, contribution=moved)
+
+    def draw(self, player: str, count: int, thrown: str | None = None) -> None:
+        """A draw: ``count`` cards thrown (a discard), or none (stands pat)."""
+        if count:
+            self._add(player, Kind.DISCARD, count, cards_text=thrown)
+        else:
+            self._add(player, Kind.STAND_PAT, 0, cards_text=thrown)
+
     def max_committed_excluding(self, player: str) -> int:
         return max((v for p, v in self._committed.items() if p != player), default=0)
 

@@ -6,6 +6,13 @@ so a file is not one XML document; each ``<game>`` is parsed on its own with the
 (a RAISE of 5.00 from the big blind takes him to 5.50), ALL_IN is chips added too, and the returned
 excess of an uncalled bet is written as a ``<winner uncalled="true">`` row. The site writes no
 rake and no total, so reconciliation checks the implied rake. Times carry no zone: left None.
+
+Stud and draw games (issue 12) have their own rounds (``BRING_IN``, ``THIRD_STREET``..
+``SEVENTH_STREET``; ``PRE_FIRST_DRAW``, ``FIRST_DRAW`` (the draws) and ``POST_FIRST_DRAW`` (its
+betting)...), ``BRING_IN``/``COMPLETE``/``DRAW`` events, and ``DRAW_DRAWN_CARDS`` rows giving each
+player's cards so far ("null" for a card face down). A HORSE rotation names no game per hand: its
+7-card hands are razz when the site describes their hands as lows ("K-T-6"), stud hi/lo when a pot
+is split hi/lo or a hand has a "Lo (...)", and quarantined when nothing tells stud from stud hi/lo.
 """
 
 from __future__ import annotations
@@ -18,7 +25,18 @@ from typing import ClassVar
 
 from parsers.base import TextHandFormat, read_guarded
 from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
-from parsers.model import POSTS, Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.model import (
+    POSTS,
+    Hand,
+    Kind,
+    ParseError,
+    Provenance,
+    Quarantined,
+    Seat,
+    Street,
+    StreetCards,
+    game_family,
+)
 from parsers.reading import Block, iter_blocks, iter_lines
 
 _DESCRIPTION = re.compile(r'^\ufeff?\s*<description type="(?P<type>[^"]*)" stakes="(?P<stakes>[^"]*)"')
@@ -32,12 +50,26 @@ _TOURNAMENT_STAKES = re.compile(
     r"^(?P<limit>No Limit|Pot Limit|Limit|Half Pot Limit)(?: Level (?P<level>\d+))?"
     r"(?: Blinds (?P<sb>[\d.,]+)/(?P<bb>[\d.,]+))?$"
 )
-_GAMES = {"Holdem": "holdem", "Omaha": "omaha", "Omaha H/L8": "omaha_hilo"}
+_GAMES = {"Holdem": "holdem", "Omaha": "omaha", "Omaha H/L8": "omaha_hilo", "7-Stud": "stud",
+          "7-Stud H/L8": "stud_hilo", "Razz": "razz", "2-7 Lowball": "draw27_triple",
+          "A-5 Lowball": "drawa5_triple", "5-Draw": "draw5", "Badugi": "badugi"}
 _LIMITS = {"No Limit": "NL", "Pot Limit": "PL", "Limit": "FL"}
 _ROUNDS = {"PREFLOP": Street.PREFLOP, "POSTFLOP": Street.FLOP, "POSTTURN": Street.TURN,
            "POSTRIVER": Street.RIVER, "SHOWDOWN": Street.SHOWDOWN}
+#: stud and draw rounds (a draw and the betting after it are one street)
+_GAME_ROUNDS = {
+    "BRING_IN": Street.THIRD, "THIRD_STREET": Street.THIRD, "FOURTH_STREET": Street.FOURTH,
+    "FIFTH_STREET": Street.FIFTH, "SIXTH_STREET": Street.SIXTH, "SEVENTH_STREET": Street.SEVENTH,
+    "PRE_FIRST_DRAW": Street.PREDRAW, "FIRST_DRAW": Street.DRAW1, "POST_FIRST_DRAW": Street.DRAW1,
+    "SECOND_DRAW": Street.DRAW2, "POST_SECOND_DRAW": Street.DRAW2, "THIRD_DRAW": Street.DRAW3,
+    "POST_THIRD_DRAW": Street.DRAW3, "SHOWDOWN": Street.SHOWDOWN,
+}
+#: the stud street each card position is dealt on, and whether it is dealt face up
+_STUD_CARD = ((Street.THIRD, False), (Street.THIRD, False), (Street.THIRD, True), (Street.FOURTH, True),
+              (Street.FIFTH, True), (Street.SIXTH, True), (Street.SEVENTH, False))
 _END_ROUNDS = ("END_OF_GAME", "END_OF_FOLDED_GAME")
-_QUIET = {"CHAT", "LEAVE", "DISCONNECTED", "RECONNECTED", "SHOW", "MUCK", "RABBIT", "PLAYER_OUT"}
+_QUIET = {"CHAT", "LEAVE", "DISCONNECTED", "RECONNECTED", "SHOW", "MUCK", "RABBIT", "PLAYER_OUT",
+          "GAME_CANCELLED"}  # the cancellation's own event names no player (the round marks the hand)
 
 
 class MergeFormat(TextHandFormat):
@@ -121,11 +153,25 @@ _HORSE = {"2": "Holdem", "4": "Omaha H/L8"}
 
 def _horse_game(game: ET.Element, described: str) -> str:
     """The game of one hand of a HORSE rotation ("HORSE Tournament" describes the whole file):
-    Hold'em or Omaha hi-lo from its ``numholecards``; its stud hands stay unsupported."""
+    Hold'em or Omaha hi-lo from its ``numholecards``; a 7-card hand from what the site wrote of it
+    (the export names no game per hand): razz when its hands are described as lows ("K-T-6"), stud
+    hi/lo when a pot is split hi/lo or a hand has a low ("- Lo (8-7-2)"), else it is quarantined."""
     kind = _HORSE.get(game.get("numholecards", ""))
-    if kind is None:
-        raise ParseError(f"unsupported variant: {described} (stud/razz hand: stud/razz/draw not supported yet)")
-    return kind
+    if kind is not None:
+        return kind
+    if game.get("numholecards") != "7":
+        raise ParseError(f"unsupported variant: {described} ({game.get('numholecards')!r} hole cards)")
+    texts = [el.get("hand", "") for el in game.iter() if el.get("hand")]
+    pots = {el.get("pottype") for el in game.iter("winner")}
+    if pots & {"h", "l"} or any("Lo (" in t for t in texts):
+        return "7-Stud H/L8"
+    if any(_LOW_TEXT.match(t) for t in texts):  # a stud hand is never described as a low
+        return "Razz"
+    raise ParseError(f"unsupported variant: {described} 7-card hand: the export does not tell stud from stud hi/lo")
+
+
+#: a hand described as a low, as Merge writes razz and lowball hands: "K-T-6", "9-8-3-2-A"
+_LOW_TEXT = re.compile(r"^[2-9TJQKA](?:-[2-9TJQKA])*$")
 
 
 def _parse(block: Block, source_file: str, description: tuple[str, str, str], *, raise_added: bool) -> Hand | None:
@@ -140,8 +186,9 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
     tournament = kind.endswith(" Tournament")
     if tournament:
         kind = kind.removesuffix(" Tournament")
+    mix = None
     if kind == "HORSE":
-        kind = _horse_game(game, description[0])
+        kind, mix = _horse_game(game, description[0]), "HORSE"
     if kind not in _GAMES:
         raise ParseError(f"unsupported variant: {description[0]}")
     s = (_TOURNAMENT_STAKES if tournament else _STAKES).match(stakes)
@@ -152,6 +199,8 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
     if not hand.site_hand_no:
         raise ParseError("game without an id")
     hand.variant, hand.betting = _GAMES[kind], _LIMITS[s["limit"]]
+    hand.mix = mix
+    family = game_family(hand.variant)
     hand.currency = "USD" if game.get("realmoney") == "true" else "PLAY"
     data = (game.get("data") or "").split("|")
     hand.table_name = data[1] if len(data) > 1 else ""
@@ -176,7 +225,7 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
         by_seat[seat] = name
         hand.seats.append(Seat(int(seat) + 1, name, money(p.get("balance", "0")), p.get("dealtin") != "true"))
     dealer = players.get("dealer")
-    hand.button_seat = int(dealer) + 1 if dealer is not None and dealer.isdigit() else None
+    hand.button_seat = int(dealer) + 1 if dealer is not None and dealer.isdigit() and family != "stud" else None
 
     def who(seat: str | None) -> str:
         if seat is None or seat not in by_seat:
@@ -184,11 +233,16 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
         return by_seat[seat]
 
     b = HandBuilder(hand)
+    rounds = _ROUNDS
+    seen: dict[str, list[str]] = {}  # stud/draw: each player's cards so far
+    if family != "flop":
+        rounds = _GAME_ROUNDS
+        b.street = Street.THIRD if family == "stud" else Street.PREDRAW
     ended = False
     for rnd in game.findall("round"):
         rid = rnd.get("id", "")
-        if rid in _ROUNDS:
-            b.new_street(_ROUNDS[rid])
+        if rid in rounds:
+            b.new_street(rounds[rid])
         elif rid in _END_ROUNDS:
             ended = True
         elif rid not in ("BLINDS", "GAME_CANCELLED"):
@@ -196,6 +250,8 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
         for el in rnd:
             if el.tag == "event":
                 _event(el, who, b, money, raise_added)
+            elif el.tag == "cards" and family != "flop":
+                _game_cards(el, who, b, seen, family == "stud")
             elif el.tag == "cards":
                 _cards(el, who, b)
             elif el.tag == "winner":
@@ -215,11 +271,65 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
             hand.bb = a.amount or 0
     if hand.betting != "FL" and s["bb"] is not None:
         hand.sb, hand.bb = hand.sb or money(s["sb"]), hand.bb or money(s["bb"])
+    if family != "flop":
+        _game_stakes(hand, s, money, seen, b)
     if not hand.bb and not hand.cancelled:
         raise ParseError(f"no blinds in {stakes!r} and none posted")
     if tournament and not version:
         _balances_before_posts(hand)
     return b.finish()
+
+
+def _game_stakes(hand: Hand, s: re.Match[str], money: Money, seen: dict[str, list[str]], b: HandBuilder) -> None:
+    """A stud or draw hand's bet sizes, bring-in and final cards (stud posts no blinds: ``bb`` is
+    the small bet, as in the flop games' fixed limit)."""
+    if hand.betting == "FL" and s["bb"] is not None:
+        hand.small_bet, hand.big_bet = money(s["sb"]), money(s["bb"])
+    if game_family(hand.variant) == "stud":  # no blinds: bb is the small bet, else (a tournament
+        hand.sb = 0  # "Limit" with no amounts) the completion, else the bring-in
+        hand.bring_in = next((a.amount or 0 for a in hand.actions if a.kind is Kind.BRING_IN), 0)
+        completion = next((a.raise_to or 0 for a in hand.actions if a.kind is Kind.COMPLETE), 0)
+        hand.bb = hand.small_bet or completion or hand.bring_in
+    mine = seen.get(hand.hero or "")
+    if hand.hero and mine and "??" not in mine:
+        b.hole(hand.hero, "".join(mine), Provenance.DEALT)
+
+
+def _game_cards(el: ET.Element, who: object, b: HandBuilder, seen: dict[str, list[str]], stud: bool) -> None:
+    """Stud and draw ``cards`` rows: HOLE (the hero's cards so far), DRAW_DRAWN_CARDS (each
+    player's cards so far, "null" face down; in draw games the hand after the draw), SHOWN/MUCKED."""
+    assert callable(who)
+    kind, text = el.get("type", ""), el.get("cards", "")
+    if kind in ("SHOWN", "MUCKED"):
+        shown = cards(text.replace("null", "??")) if text else ""
+        if len(shown) >= 8 and "??" not in shown:
+            b.show(who(el.get("player")), shown)
+        return
+    if kind not in ("HOLE", "DRAW_DRAWN_CARDS"):
+        raise ParseError(f"unrecognised cards {kind!r}")
+    if not text:
+        return
+    player = who(el.get("player"))
+    now = [c.strip() if c.strip() != "null" else "??" for c in text.split(",")]
+    if kind == "HOLE":
+        b.hand.hero = player
+    before = seen.get(player, [])
+    rows = b.hand.street_cards
+    if stud:
+        if len(now) > len(_STUD_CARD) or len(now) < len(before):
+            raise ParseError(f"{len(now)} stud cards for {player} after {len(before)}")
+        for k in range(len(before), len(now)):
+            street, up = _STUD_CARD[k]
+            rows.append(StreetCards(player, street, now[k], up))
+        merged = [c if c != "??" else (before[k] if k < len(before) else c) for k, c in enumerate(now)]
+        seen[player] = merged
+        return
+    if all(c == "??" for c in now):
+        return
+    new = [c for c in now if c not in before] if before else now
+    if new or not before:
+        rows.append(StreetCards(player, b.street, cards(",".join(new)) if new else "", False))
+    seen[player] = now
 
 
 def _balances_before_posts(hand: Hand) -> None:
@@ -246,6 +356,15 @@ def _event(el: ET.Element, who: object, b: HandBuilder, money: Money, raise_adde
         b.post(player, Kind.POST_SB, amount)
     elif kind in ("BIG_BLIND", "INITIAL_BLIND"):
         b.post(player, Kind.POST_BB, amount)
+    elif kind == "BRING_IN":
+        b.post(player, Kind.BRING_IN, amount)
+    elif kind == "COMPLETE":
+        b.complete(player, b.committed(player) + amount if raise_added else amount, amount)
+    elif kind == "DRAW":
+        count = el.get("text", "")
+        if not count.isdigit():
+            raise ParseError(f"unreadable draw {count!r}")
+        b.draw(player, int(count))
     elif kind == "ANTE":
         b.hand.ante = b.hand.ante or amount
         b.post(player, Kind.POST_ANTE, amount)
@@ -255,6 +374,8 @@ def _event(el: ET.Element, who: object, b: HandBuilder, money: Money, raise_adde
         b.check(player)
     elif kind == "CALL":
         b.call(player, amount)
+    elif kind == "BET" and b.street is Street.THIRD and not any(a.kind is Kind.COMPLETE for a in b.hand.actions):
+        b.complete(player, b.committed(player) + amount, amount)  # stud: the full bet instead of a bring-in
     elif kind == "BET":
         b.bet(player, amount)
     elif kind == "RAISE":

@@ -42,8 +42,9 @@ from parsers.base import CHUNK_BYTES, Chunk, ChunkedFormat, Piece, TextHandForma
 from parsers.formats._stars_money import StarsMoney
 from parsers.formats._stars_quiet import IGNORED_LINES, IGNORED_PARTS, IGNORED_SUFFIXES, IGNORED_VERBS
 from parsers.formats.pokerstars_fast import UNSAFE_BYTES, UNSAFE_CHARS, parse_chunk
-from parsers.formats.pokerstars_header import HOLE_COUNT, START_RE, parse_header, parse_table
+from parsers.formats.pokerstars_header import GAME_CARDS, HOLE_COUNT, START_RE, parse_header, parse_table
 from parsers.model import (
+    DRAW_STREETS,
     Action,
     Award,
     Board,
@@ -56,6 +57,8 @@ from parsers.model import (
     Quarantined,
     Seat,
     Street,
+    StreetCards,
+    game_family,
 )
 from parsers.reading import SNIFF_BYTES, Block, Line, _decode_line, detect_encoding, iter_blocks, iter_lines
 
@@ -82,6 +85,13 @@ _STREETS = {
     "SHOW DOWN": Street.SHOWDOWN,
     "PRE-FLOP": Street.PREFLOP,
 }
+#: stud and draw street markers (issue 12); stud's seventh street is written "RIVER"
+_STUD_STREETS = {"3rd STREET": Street.THIRD, "4th STREET": Street.FOURTH, "5th STREET": Street.FIFTH,
+                 "6th STREET": Street.SIXTH, "RIVER": Street.SEVENTH, "SHOW DOWN": Street.SHOWDOWN}
+_DRAW_STREETS = {"DEALING HANDS": Street.PREDRAW, "FIRST DRAW": Street.DRAW1, "SECOND DRAW": Street.DRAW2,
+                 "THIRD DRAW": Street.DRAW3, "SHOW DOWN": Street.SHOWDOWN}
+#: stud/draw dealer notices that move no chips (a pair showing on fourth street allows the big bet)
+_GAME_NOTICES = frozenset({"The deck is reshuffled", "Pair on board - a double bet is allowed"})
 #: the shared skip lists as sets for the per-line membership tests
 _IGNORED_VERBS = frozenset(IGNORED_VERBS)
 _IGNORED_LINES = frozenset(IGNORED_LINES)
@@ -308,7 +318,8 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         lines = [t for t in lines if t.strip()]
     if len(lines) < 2:
         raise ParseError("truncated hand: no table line", 1)
-    table = parse_table(lines[1])
+    family = game_family(header.variant)
+    table = parse_table(lines[1], buttonless=family == "stud")
     currency = header.currency
     if table.play_money:
         currency = "PLAY"
@@ -340,7 +351,10 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         tournament_level=header.tournament_level,
         max_seats=table.max_seats,
         button_seat=table.button_seat,
+        mix=header.mix,
     )
+    if family != "flop":
+        return _parse_game(hand, lines, money, family)
     if header.ante is not None:
         hand.ante = money(header.ante, 1)
     if header.betting == "FL":  # header gives small/big bets: the big blind is the small bet
@@ -600,6 +614,314 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
     want = HOLE_COUNT.get(hand.variant, 2) * 2
     for player, cards in shown.items():
         if player not in dealt:
+            hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
+    return hand
+
+
+def _dealt_groups(rest: str, names: set[str]) -> tuple[str, list[str]] | None:
+    """'Hero [5d Ks 2h] [9h]' -> ('Hero', ['5dKs2h', '9h']): the seated name before the first
+    " [" that leaves one (a name may hold " ["), then every bracket's cards."""
+    cut = rest.find(" [")
+    while cut != -1 and rest[:cut] not in names:
+        cut = rest.find(" [", cut + 2)
+    if cut == -1:
+        return None
+    return rest[:cut], [_cards(b) for b in _BRACKETS_RE.findall(rest[cut:])]
+
+
+def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) -> Hand:
+    """A stud or draw hand (issue 12): the flop games' grammar plus antes and bring-ins, up and
+    down cards per street, completions, and discards / stands pat. Stud has no button and no
+    blinds and writes its seventh street "*** RIVER ***"; draw games bet before the first draw
+    ("*** DEALING HANDS ***") and after each ("*** FIRST DRAW ***"...), and old 5 Card Draw
+    exports write no draw marker at all: a discard after the street's betting starts the draw.
+    Fixed-limit stakes are the small and big bet (``Hand.small_bet``/``big_bet``; ``bb`` is the
+    small bet, as in the flop games; ``sb`` the small blind posted, 0 in stud)."""
+    stud = family == "stud"
+    if hand.betting == "FL":
+        hand.small_bet, hand.big_bet = hand.sb, hand.bb
+        hand.bb = hand.sb
+        hand.sb = 0 if stud else hand.bb // 2
+    elif stud:
+        hand.sb = 0
+    streets = _STUD_STREETS if stud else _DRAW_STREETS
+    seats = hand.seats
+    names: set[str] = set()
+    n = len(lines)
+    i = 2
+    while i < n:
+        text = lines[i].strip()
+        if not text.startswith("Seat "):
+            break
+        m = _SEAT_RE.match(text)
+        if m is None:
+            raise ParseError(f"unreadable seat line: {text!r}", i + 1)
+        player = m.group(2)
+        seats.append(Seat(int(m.group(1)), player, money(m.group(3), i + 1), bool(m.group(4).strip())))
+        names.add(player)
+        i += 1
+    if not seats:
+        raise ParseError("truncated hand: no seats", i + 1)
+
+    actions = hand.actions
+    append = actions.append
+    cards_rows = hand.street_cards
+    street = Street.THIRD if stud else Street.PREDRAW
+    bet_seen = False  # a post or decision on this street (draw games: a discard then starts the draw)
+    completed = False
+    committed: dict[str, int] = {}
+    final: dict[str, str] = {}  # each player's cards as last dealt (stud: up cards only for opponents)
+    has_down: set[str] = set()  # players whose down cards the export shows
+    shown: dict[str, str] = {}
+    awards = hand.awards
+    seq = 0
+    in_summary = saw_summary = False
+    total_pot: int | None = None
+    rake: int | None = None
+    fees = 0
+    written_pots: list[Pot] = []
+    sb_posted: int | None = None
+
+    def new_street(to: Street) -> None:
+        nonlocal street, committed, bet_seen
+        street, committed, bet_seen = to, {}, False
+
+    while i < n:
+        text = lines[i].strip()
+        i += 1
+        if not text:
+            continue
+        if text[0] == "*":
+            if text.startswith("*** "):
+                label = text[4 : text.find(" ***", 3)] if " ***" in text[3:] else text[4:]
+                if label == "SUMMARY":
+                    in_summary = saw_summary = True
+                    continue
+                to = streets.get(label)
+                if to is None:
+                    raise ParseError(f"street marker {text!r} is not PokerStars {family} layout", i)
+                if to is not street:
+                    new_street(to)
+                continue
+            if _is_separator(text):
+                continue
+            raise ParseError(f"unrecognised line {text!r}", i)
+
+        if in_summary:
+            if text.startswith("Total pot "):
+                total_pot, rake, fees, written_pots = _parse_total(text, money, i)
+            elif text.startswith("Seat "):
+                if "showed [" in text or "mucked [" in text:
+                    m = _SUMMARY_CARDS_RE.match(text)
+                    if m is not None and m.group(1) in names:
+                        shown.setdefault(m.group(1), _cards(m.group(2)))
+                if text.endswith("(pot not awarded as player cashed out)"):
+                    for won in _WON_RE.findall(text):
+                        fees += money(won, i)
+            elif not text.startswith(_OTHER_SUMMARY_PREFIXES):
+                raise ParseError(f"unrecognised summary line {text!r}", i)
+            continue
+
+        if ' said, "' in text:
+            continue
+        if text.startswith("Dealt to "):
+            got = _dealt_groups(text[9:], names)
+            if got is None:
+                if text[9:] in names:
+                    continue
+                raise ParseError(f"cards dealt to unseated player {text[9:]!r}", i)
+            name, groups = got
+            if not groups:
+                raise ParseError(f"unreadable Dealt to line {text!r}", i)
+            new = groups[-1]
+            if stud:
+                if street is Street.THIRD and len(groups) == 1 and len(new) > 2:  # down cards, then the up-card
+                    cards_rows.append(StreetCards(name, street, new[:-2], False))
+                    cards_rows.append(StreetCards(name, street, new[-2:], True))
+                    has_down.add(name)
+                else:
+                    down = street is Street.SEVENTH
+                    cards_rows.append(StreetCards(name, street, new, not down))
+                    if down:
+                        has_down.add(name)
+            else:
+                cards_rows.append(StreetCards(name, street, new, False))
+                has_down.add(name)
+            final[name] = "".join(groups)
+            continue
+        if text.startswith("Uncalled bet ("):
+            amount_text, _, name = text[14:].partition(") returned to ")
+            if name not in names:
+                raise ParseError(f"uncalled bet returned to unseated player {name!r}", i)
+            amount = money(amount_text, i)
+            committed[name] = committed.get(name, 0) - amount
+            append(Action(seq, street, name, Kind.UNCALLED_RETURN, amount, None, False, -amount))
+            seq += 1
+            continue
+
+        name, sep, verb = text.rpartition(": ")
+        if sep and name not in names:  # a ": " inside the verb, e.g. "(HI: a flush; LO: 7,5,4,3,A)"
+            cut = text.find(": ")
+            while cut != -1 and text[:cut] not in names:
+                cut = text.find(": ", cut + 2)
+            if cut != -1:
+                name, verb = text[:cut], text[cut + 2 :]
+        if sep and name in names:
+            if verb.startswith(("discards ", "stands pat")):
+                if street is Street.SHOWDOWN:
+                    raise ParseError(f"a draw after the showdown {text!r}", i)
+                if bet_seen:  # no draw marker written: the draw ends the street's betting
+                    k = DRAW_STREETS.index(street) if street in DRAW_STREETS else -1
+                    if not 0 <= k < len(DRAW_STREETS) - 1:
+                        raise ParseError(f"a draw where no draw can be {text!r}", i)
+                    new_street(DRAW_STREETS[k + 1])
+                found = _BRACKETS_RE.findall(verb)
+                thrown = _cards(found[0]) if found else None
+                if verb[0] == "d":
+                    count_text = verb[9:].partition(" card")[0]
+                    if not count_text.isdigit():
+                        raise ParseError(f"unreadable discard {text!r}", i)
+                    append(Action(seq, street, name, Kind.DISCARD, int(count_text), None, False, 0, thrown))
+                else:
+                    append(Action(seq, street, name, Kind.STAND_PAT, 0, None, False, 0, thrown))
+                    if thrown:
+                        final[name] = thrown
+                seq += 1
+                continue
+            bet_seen = True
+            if verb.startswith("folds"):
+                append(Action(seq, street, name, Kind.FOLD))
+            elif verb.startswith("checks"):
+                append(Action(seq, street, name, Kind.CHECK))
+            elif verb.startswith("calls "):
+                amt_text, _, tail = verb[6:].partition(" and ")
+                amount = money(amt_text, i)
+                committed[name] = committed.get(name, 0) + amount
+                append(Action(seq, street, name, Kind.CALL, amount, None, _all_in(tail), amount))
+            elif verb.startswith("bets "):
+                amt_text, _, tail = verb[5:].partition(" and ")
+                amount = money(amt_text, i)
+                committed[name] = committed.get(name, 0) + amount
+                # stud: opening third street with the full bet instead of the bring-in completes it
+                kind = Kind.COMPLETE if stud and street is Street.THIRD and not completed else Kind.BET
+                completed = completed or kind is Kind.COMPLETE
+                append(Action(seq, street, name, kind, amount, amount, _all_in(tail), amount))
+            elif verb.startswith("raises "):
+                body, _, tail = verb[7:].partition(" and ")
+                by_text, to_sep, to_text = body.partition(" to ")
+                if not to_sep:
+                    raise ParseError(f"unreadable raise {text!r}", i)
+                amount = money(by_text, i)
+                raise_to = money(to_text, i)
+                kind = Kind.RAISE
+                if stud and street is Street.THIRD and not completed:  # the bring-in raised: completed
+                    kind, completed = Kind.COMPLETE, True
+                contribution = raise_to - committed.get(name, 0)
+                committed[name] = raise_to
+                append(Action(seq, street, name, kind, amount, raise_to, _all_in(tail), contribution))
+            elif verb.startswith("brings in for "):
+                amt_text, _, tail = verb[14:].partition(" and ")
+                amount = money(amt_text, i)
+                if not stud or street is not Street.THIRD:
+                    raise ParseError(f"a bring-in outside stud's third street {text!r}", i)
+                hand.bring_in = hand.bring_in or amount
+                committed[name] = committed.get(name, 0) + amount
+                append(Action(seq, street, name, Kind.BRING_IN, amount, None, _all_in(tail), amount))
+            elif verb.startswith("posts "):
+                if verb.startswith("posts small & big blinds "):
+                    amt_text, _, tail = verb[25:].partition(" and ")
+                    total = money(amt_text, i)
+                    live = min(hand.bb, total)
+                    committed[name] = committed.get(name, 0) + live
+                    all_in = _all_in(tail)
+                    append(Action(seq, street, name, Kind.POST_BB, live, None, all_in, live))
+                    seq += 1
+                    append(Action(seq, street, name, Kind.POST_DEAD, total - live, None, all_in, total - live))
+                else:
+                    post = next((p for p in _POSTS if verb.startswith(p[0])), None)
+                    if post is None:
+                        raise ParseError(f"unknown post {text!r}", i)
+                    prefix, kind = post
+                    amt_text, _, tail = verb[len(prefix) :].partition(" and ")
+                    amount = money(amt_text, i)
+                    if kind is Kind.POST_ANTE:
+                        hand.ante = hand.ante or amount
+                    elif stud:
+                        raise ParseError(f"a blind in stud {text!r}", i)
+                    else:
+                        committed[name] = committed.get(name, 0) + amount
+                        if kind is Kind.POST_SB and sb_posted is None:
+                            sb_posted = amount
+                    append(Action(seq, street, name, kind, amount, None, _all_in(tail), amount))
+            elif verb.startswith("shows ") or verb.startswith("mucks "):
+                found = _BRACKETS_RE.findall(verb)
+                cards = _cards(found[0]) if found else None
+                is_show = verb[0] == "s"
+                if cards:
+                    shown.setdefault(name, cards)
+                elif is_show:
+                    raise ParseError(f"show without cards {text!r}", i)
+                append(Action(seq, street, name, Kind.SHOW if is_show else Kind.MUCK, None, None, False, 0, cards))
+            elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+                continue
+            else:
+                raise ParseError(f"unrecognised action {text!r}", i)
+            seq += 1
+            continue
+
+        if " collected " in text:
+            name, _, rest = text.rpartition(" collected ")
+            amt_text, from_sep, source = rest.partition(" from ")
+            if name not in names or not from_sep:
+                raise ParseError(f"unreadable collect line {text!r}", i)
+            if source in ("pot", "main pot"):
+                pot_no = 0
+            elif source == "side pot":
+                pot_no = 1
+            elif source.startswith("side pot-") and source[9:].isdigit():
+                pot_no = int(source[9:])
+            else:
+                raise ParseError(f"unknown pot {source!r}", i)
+            awards.append(Award(name, money(amt_text, i), pot_no, 1))
+            continue
+        if " cashed out the hand for " in text:
+            name, _, rest = text.partition(" cashed out the hand for ")
+            if name not in names:
+                raise ParseError(f"cash-out by unseated player {name!r}", i)
+            paid = money(rest.partition(" | ")[0], i)
+            append(Action(seq, Street.SHOWDOWN, name, Kind.CASH_OUT, paid, None, False, 0))
+            seq += 1
+            continue
+        if text in _IGNORED_LINES or text in _GAME_NOTICES:
+            continue
+        if text == "Hand cancelled":
+            hand.cancelled = True
+            continue
+        if text.endswith(IGNORED_SUFFIXES) or any(part in text for part in IGNORED_PARTS):
+            continue
+        raise ParseError(f"unrecognised line {text!r}", i)
+
+    if not saw_summary and not hand.cancelled:
+        raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
+    if sb_posted is not None and hand.betting == "FL":
+        hand.sb = sb_posted
+    hand.site_total_pot = total_pot
+    hand.site_rake = rake
+    hand.site_fees = fees if total_pot is not None else None
+    if written_pots and not rake and not fees:
+        hand.pots = written_pots
+
+    hole = hand.hole_cards
+    known = {p: c for p, c in final.items() if p in has_down}
+    if len(known) > 1:
+        hole.extend(HoleCards(p, c, Provenance.OPERATOR) for p, c in known.items())
+    elif known:
+        hero, cards = next(iter(known.items()))
+        hand.hero = hero
+        hole.append(HoleCards(hero, cards, Provenance.DEALT))
+    want = GAME_CARDS.get(hand.variant, 5) * 2
+    for player, cards in shown.items():
+        if player not in known:
             hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
     return hand
 

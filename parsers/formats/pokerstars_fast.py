@@ -102,6 +102,7 @@ class _KeyInfo:
     tournament_id: str | None
     tournament_level: str | None
     want: int
+    mix: str | None  # a mixed rotation's name ("8-Game"): its flop-game hands stay on the fast path
 
 
 def _key_info(prefix: str, play: bool, sample: str, date: str) -> _KeyInfo | None:
@@ -112,6 +113,8 @@ def _key_info(prefix: str, play: bool, sample: str, date: str) -> _KeyInfo | Non
         header: Header = parse_header(f"PokerStars Hand #{real.hand_no}: {prefix}{date}")
         if header != real or to_utc(date) != real.started_at:
             return None
+        if header.variant not in HOLE_COUNT:
+            return None  # stud and draw games: the exact parser
         currency = "PLAY" if play else header.currency
         if currency is None:
             if "\ufffd" in sample:
@@ -128,7 +131,7 @@ def _key_info(prefix: str, play: bool, sample: str, date: str) -> _KeyInfo | Non
         sb = bb // 2
     return _KeyInfo(
         header.variant, header.betting, header.game_type, currency, scale, sb, bb, ante,
-        header.tournament_id, header.tournament_level, HOLE_COUNT.get(header.variant, 2) * 2,
+        header.tournament_id, header.tournament_level, HOLE_COUNT.get(header.variant, 2) * 2, header.mix,
     )  # fmt: skip
 
 
@@ -243,7 +246,7 @@ def parse_chunk(
         "prefix": pl.String, "play": pl.Boolean, "variant": pl.String, "betting": pl.String,
         "game_type": pl.String, "currency": pl.String, "unit_scale": pl.Int32, "sb": pl.Int64,
         "bb": pl.Int64, "hdr_ante": pl.Int64, "tournament_id": pl.String,
-        "tournament_level": pl.String, "want": pl.Int32,
+        "tournament_level": pl.String, "want": pl.Int32, "mix": pl.String,
     }  # fmt: skip
     key_df = pl.DataFrame(key_rows, schema=key_schema, orient="row")
     head = head.join(key_df, on=["prefix", "play"], how="left")
@@ -719,7 +722,7 @@ def parse_chunk(
             pl.col("hand_no").alias("site_hand_no"),
             pl.lit("pokerstars").alias("format"),
             "variant", "betting", "game_type", "tournament_id", "tournament_level", "table_name",
-            "max_seats", "button_seat",
+            "max_seats", "button_seat", "mix",
             pl.when((pl.col("betting") == "FL") & pl.col("first_sb").is_not_null()).then(pl.col("first_sb"))
             .otherwise(pl.col("sb")).alias("sb"),
             "bb",
@@ -750,8 +753,13 @@ def parse_chunk(
         "pots": pots,
         "awards": awards,
     }  # fmt: skip
-    tables = {"hands": hands.select("_hx", *[pl.col(c).cast(d) for c, d in TABLE_SCHEMAS["hands"].items()])}
+    hand_cols = [pl.col(c).cast(d) if c in hands.columns else pl.lit(None, d).alias(c)  # stud/draw-only columns
+                 for c, d in TABLE_SCHEMAS["hands"].items()]
+    tables = {"hands": hands.select("_hx", *hand_cols)}
     for name, frame in children.items():
         typed = [pl.col(c).cast(d) for c, d in TABLE_SCHEMAS[name].items()]
         tables[name] = frame.join(ids, on="_hx", how="inner").sort("_hx", maintain_order=True).select("_hx", *typed)
+    for name, schema in TABLE_SCHEMAS.items():  # tables only stud/draw hands fill (the fast path reads none)
+        if name not in tables:
+            tables[name] = pl.DataFrame(schema={"_hx": pl.Int64, **schema})
     return FastChunk(tables, sorted(fallback.to_list()), hands.height)

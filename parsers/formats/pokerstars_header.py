@@ -32,7 +32,7 @@ _TOURNEY_RE = re.compile(
 )
 _TABLE_RE = re.compile(
     r"^Table '(?P<name>.*)'(?: (?P<max>\d+)-[mM]ax)?(?P<play> \(Play Money\))?"
-    r"(?: \([^)]*\))? Seat #(?P<button>\d+) is the button"
+    r"(?: \([^)]*\))?(?: Seat #(?P<button>\d+) is the button)?"
 )
 _DATE_RE = re.compile(
     r"(\d{4})/(\d{1,2})/(\d{1,2})\s+(?:-\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*\(?([A-Z]{2,4})?\)?"
@@ -93,6 +93,20 @@ HOLE_COUNT = {
     "courchevel": 5,
     "courchevel_hilo": 5,
 }
+#: PokerStars stud and draw game names (lower case) -> canonical variant (issue 12)
+GAME_VARIANTS = {
+    "7 card stud": "stud",
+    "7 card stud hi/lo": "stud_hilo",
+    "razz": "razz",
+    "5 card stud": "stud5",
+    "triple draw 2-7 lowball": "draw27_triple",
+    "single draw 2-7 lowball": "draw27_single",
+    "5 card draw": "draw5",
+    "badugi": "badugi",
+    "triple draw a-5 lowball": "drawa5_triple",
+}
+#: cards a player holds at the end of a stud or draw hand (to pad a partly shown hand with "??")
+GAME_CARDS = {"stud": 7, "stud_hilo": 7, "razz": 7, "stud5": 5, "badugi": 4}
 _BETTING = ((" no limit", "NL"), (" pot limit", "PL"), (" fixed limit", "FL"), (" limit", "FL"))
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 
@@ -110,13 +124,14 @@ class Header(NamedTuple):
     tournament_id: str | None
     tournament_level: str | None
     started_at: datetime | None
+    mix: str | None = None  # the mixed-game rotation ("8-Game", "HORSE"), None outside one
 
 
 class Table(NamedTuple):
     name: str
     max_seats: int | None
     play_money: bool
-    button_seat: int
+    button_seat: int | None  # None only in stud, which has no button
 
 
 def to_utc(date_text: str) -> datetime | None:
@@ -143,29 +158,31 @@ def to_utc(date_text: str) -> datetime | None:
 
 #: a mixed-game rotation names the hand's own game in brackets: "8-Game (Hold'em Limit)"
 _MIXED_RE = re.compile(r"^(?P<mix>.+?)\s*\((?P<game>[^()]+)\)$")
-_DRAW_STUD = ("stud", "razz", "draw", "badugi", "lowball")
 
 
 def split_game(game: str) -> tuple[str, str]:
     """'Omaha Hi/Lo Pot Limit' -> ('omaha_hilo', 'PL'); unsupported games raise ParseError.
 
     A mixed rotation ("8-Game (Hold'em No Limit)", "HORSE (Razz Limit)") is read as the game of
-    the hand in brackets; its stud, razz and draw hands stay unsupported, with that reason.
+    the hand in brackets (``split_mix`` also names the rotation).
     """
+    return split_mix(game)[:2]
+
+
+def split_mix(game: str) -> tuple[str, str, str | None]:
+    """(variant, betting, rotation or None): stud and draw games too (``GAME_VARIANTS``)."""
     mixed = _MIXED_RE.match(game.strip())
     if mixed is not None:
-        inner = mixed.group("game")
-        if any(word in inner.lower() for word in _DRAW_STUD):
-            raise ParseError(f"unsupported variant: {game.strip()} (stud/razz/draw not supported yet)", 1)
-        return split_game(inner)
+        variant, betting, _ = split_mix(mixed.group("game"))
+        return variant, betting, mixed.group("mix")
     low = game.strip().lower()
     for suffix, betting in _BETTING:
         if low.endswith(suffix):
             name = low[: -len(suffix)].strip()
-            variant = VARIANTS.get(name)
-            if variant is None:
+            found = VARIANTS.get(name) or GAME_VARIANTS.get(name)
+            if found is None:
                 raise ParseError(f"unsupported variant: {game.strip()[: len(name)]}", 1)
-            return variant, betting
+            return found, betting, None
     raise ParseError(f"unsupported variant: {game.strip()}", 1)
 
 
@@ -185,18 +202,19 @@ def parse_header(line: str) -> Header:
         game = t.group("game")
         if len(game) > 4 and game[3] == " " and game[:3].isupper() and game[:3].isalpha():
             game = game[4:]  # the buy-in's ISO code
-        variant, betting = split_game(game)
+        variant, betting, mix = split_mix(game)
         return Header(
             hand_no, variant, betting, "tournament", "CHIPS", t.group("sb"), t.group("bb"),
-            None, False, t.group("tid"), t.group("level"), to_utc(t.group("date") or ""),
+            None, False, t.group("tid"), t.group("level"), to_utc(t.group("date") or ""), mix,
         )
     c = _CASH_RE.match(rest)
     if c is None:
         raise ParseError(f"unreadable header: {rest!r}", 1)
     game, stakes, date = c.group("game"), c.group("stakes"), c.group("date")
     if ", " in stakes:  # mixed games: "Mixed NLH/PLO (Hold'em No Limit, $0.10/$0.25 USD)"
-        game, _, stakes = stakes.rpartition(", ")
-    variant, betting = split_game(game)
+        inner, _, stakes = stakes.rpartition(", ")
+        game = f"{game} ({inner})"
+    variant, betting, mix = split_mix(game)
     iso = _ISO_RE.search(stakes)
     currency = iso.group(1) if iso else None
     if currency is not None:
@@ -210,23 +228,24 @@ def parse_header(line: str) -> Header:
     if bb_match is not None:
         return Header(
             hand_no, variant, betting, "cash", currency, "0", bb_match.group("bb"),
-            bb_match.group("ante"), True, None, None, to_utc(date),
+            bb_match.group("ante"), True, None, None, to_utc(date), mix,
         )
     sb, slash, bb = stakes.strip().partition("/")
     if not slash:
         raise ParseError(f"unreadable stakes: {stakes!r}", 1)
     return Header(
         hand_no, variant, betting, "cash", currency, sb.strip(), bb.strip(), None, False, None, None,
-        to_utc(date),
+        to_utc(date), mix,
     )
 
 
-def parse_table(line: str) -> Table:
+def parse_table(line: str, buttonless: bool = False) -> Table:
+    """The table line; only a stud hand (``buttonless``) may lack "Seat #N is the button"."""
     m = _TABLE_RE.match(line.strip())
-    if m is None:
+    if m is None or (m.group("button") is None and not buttonless):
         raise ParseError(f"unreadable table line: {line.strip()!r}", 2)
-    max_seats = m.group("max")
+    max_seats, button = m.group("max"), m.group("button")
     return Table(
         m.group("name"), int(max_seats) if max_seats else None, m.group("play") is not None,
-        int(m.group("button")),
+        int(button) if button else None,
     )

@@ -206,14 +206,14 @@ def test_merge_tournaments_parse_and_reconcile() -> None:
     assert counts["NLHE-USD-11-MTT-201503.v.2.1.txt"] == (9, 0)
     assert counts["NLHE-Freeroll-MTT-201108.allin.raiseTo.fix.txt"] == (1, 0)
     assert counts["PLO-USD-HUSNG-0.10-0.20-20110428.txt"] == (1, 0)
-    # a folded hand with no <winner> row at all; the HORSE file's stud hands are not modelled
-    # (its hold'em and omaha hands are read: test_merge_horse_rotation_reads_its_holdem_and_omaha_hands)
+    # a folded hand with no <winner> row at all; five of the HORSE file's 7-card hands, which name
+    # no game (test_merge_horse_rotation_reads_each_game_it_can_tell)
     assert reasons == Counter({
-        "unsupported variant: HORSE Tournament (stud/razz hand: stud/razz/draw not supported yet)": 14,
+        "unsupported variant: HORSE Tournament 7-card hand: the export does not tell stud from stud hi/lo": 5,
         "truncated hand: no winner written": 1,
     })
     assert not_ok(hands) == {}
-    assert sum(h.game_type == "tournament" for h in hands) == 45
+    assert sum(h.game_type == "tournament" for h in hands) == 45 + 9  # 9 razz and stud hi/lo hands
     # 'stakes="No Limit Level 4 Blinds 40/80" version="2.1"', data="...|81601090-1|81685504-28|true"
     v21 = hand_from(merge.FORMAT, tour("Merge", "Flop", "NLHE-USD-11-MTT-201503.v.2.1.txt"), "81685504-28")
     assert (v21.tournament_id, v21.tournament_level, v21.sb, v21.bb, v21.currency) == ("81601090", "4", 40, 80, "CHIPS")
@@ -248,22 +248,17 @@ def test_merge_tournament_balances_before_version_2_1_are_after_the_blinds() -> 
 
 
 # -- PokerStars mixed rotations and Zoom tournaments ---------------------------------------------
-def test_pokerstars_8_game_rotation_reads_the_flop_games_of_each_hand() -> None:
+def test_pokerstars_8_game_rotation_reads_every_game_of_each_hand() -> None:
     path = tour("Stars", "Mixed", "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt")
     hands, quarantined = parse_all(pokerstars.FORMAT, [path])
-    # "8-Game (Hold'em No Limit)" etc.: the variant is the bracketed game of each hand's header
+    # "8-Game (Hold'em No Limit)" etc.: the variant is the bracketed game of each hand's header,
+    # stud, razz and triple draw too (issue 12), and every hand names its rotation
     assert Counter((h.variant, h.betting) for h in hands) == {
         ("holdem", "FL"): 24, ("holdem", "NL"): 24, ("omaha_hilo", "FL"): 17, ("omaha", "PL"): 1,
+        ("razz", "FL"): 19, ("draw27_triple", "FL"): 18, ("stud_hilo", "FL"): 18, ("stud", "FL"): 16,
     }
-    assert not_ok(hands) == {}
-    # the stud, razz and triple-draw hands of the rotation stay unsupported, with that reason
-    reasons = Counter(q.reason.split("8-Game ", 1)[1] for q in quarantined)
-    assert reasons == {
-        "(Razz Limit) (stud/razz/draw not supported yet)": 19,
-        "(Triple Draw 2-7 Lowball Limit) (stud/razz/draw not supported yet)": 18,
-        "(7 Card Stud Hi/Lo Limit) (stud/razz/draw not supported yet)": 18,
-        "(7 Card Stud Limit) (stud/razz/draw not supported yet)": 16,
-    }
+    assert {h.mix for h in hands} == {"8-Game"}
+    assert not_ok(hands) == {} and quarantined == []
     limit = hand_from(pokerstars.FORMAT, path, "99631934052")
     # "8-Game (Hold'em Limit) - Match Round I, Level II (20/40)": the bets; blinds 10/20 posted
     assert (limit.variant, limit.betting, limit.sb, limit.bb, limit.tournament_id) == (
@@ -358,14 +353,18 @@ def test_ipoker_italian_tournament_chips_with_thousands_dots() -> None:
     assert {s.stack for h in hands[:1] for s in h.seats} == {1500}
 
 
-def test_merge_horse_rotation_reads_its_holdem_and_omaha_hands() -> None:
+def test_merge_horse_rotation_reads_each_game_it_can_tell() -> None:
     hands, quarantined = parse_all(merge.FORMAT, [tour("Merge", "Mixed", "HORSE-Tournament-Freeroll.201107.xml")])
     # '<description type="HORSE Tournament" stakes="Limit"/>' covers the file; each game's
-    # numholecards says which: 2 Hold'em, 4 Omaha hi-lo, 7 a stud game (not modelled yet)
-    assert Counter(h.variant for h in hands) == {"holdem": 10, "omaha_hilo": 4}
+    # numholecards says which: 2 Hold'em, 4 Omaha hi-lo, 7 a stud game, which the site names only
+    # through its hand descriptions: lows ("K-T-6") in razz, "Lo (8-7-2)" or hi/lo pots in stud hi/lo
+    assert Counter(h.variant for h in hands) == {"holdem": 10, "omaha_hilo": 4, "razz": 4, "stud_hilo": 5}
     assert {h.betting for h in hands} == {"FL"} and not_ok(hands) == {}
+    assert {h.mix for h in hands} == {"HORSE"}
+    # five 7-card hands (16-20: "King High", "Pair of Eights"...) read like stud and stud hi/lo alike:
+    # quarantined, not guessed
     assert Counter(q.reason for q in quarantined) == {
-        "unsupported variant: HORSE Tournament (stud/razz hand: stud/razz/draw not supported yet)": 14
+        "unsupported variant: HORSE Tournament 7-card hand: the export does not tell stud from stud hi/lo": 5
     }
 
 
