@@ -119,7 +119,8 @@ def flag(db: str | Path, flag_id: str) -> dict[str, Any] | None:
     with connect(db) as con:
         if not has_table(con, "flags"):
             return None
-        rows = _frame(con, "SELECT * FROM flags WHERE flag_id = ?", [flag_id]).to_dicts()
+        rows = _frame(con, "SELECT * FROM flags WHERE flag_id = ? ORDER BY created_at DESC, run_id DESC LIMIT 1",
+                      [flag_id]).to_dicts()
     return rows[0] if rows else None
 
 
@@ -513,3 +514,52 @@ def overview(db: str | Path) -> dict[str, int]:
                 row = con.execute(f"SELECT count(*) FROM {t}").fetchone()
                 out[t] = int(row[0]) if row else 0
     return out
+
+
+def find_players(db: str | Path, text: str, limit: int = 20) -> list[str]:
+    """Player names matching what a reviewer typed, best first: the exact name; else names equal
+    to it ignoring case; else names containing it, ignoring case (shortest first). A ``site:``
+    prefix is accepted and ignored (players are keyed by their seat name)."""
+    t = text.strip()
+    if ":" in t:
+        t = t.split(":", 1)[1].strip() or t
+    if not t:
+        return []
+    with connect(db) as con:
+        if not available(con, "dash_player"):
+            return []
+        src = source(con, "dash_player")
+        if con.execute(f"SELECT 1 FROM {src} WHERE {BY_PLAYER} LIMIT 1", [t, t]).fetchone():
+            return [t]
+        rows = con.execute(
+            f"SELECT player, max(hands) AS n FROM {src} WHERE contains(lower(player), lower(?)) GROUP BY player"
+            " ORDER BY lower(player) = lower(?) DESC, length(player), n DESC, player LIMIT ?", [t, t, limit],
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
+def player_days(db: str | Path, player: str) -> pl.DataFrame:
+    """The player's HUD counts per site and day of the latest detector run (empty without one)."""
+    with connect(db) as con:
+        if not available(con, "dash_player_days"):
+            return pl.DataFrame()
+        return _frame(con, f"SELECT * EXCLUDE (pkey) FROM {source(con, 'dash_player_days')} WHERE {BY_PLAYER}"
+                           " ORDER BY site, hand_date", [player, player])
+
+
+def player_hands(db: str | Path, player: str) -> pl.DataFrame:
+    """One row per hand the player sat in: table, time, currency, big blind and net result (units)."""
+    with connect(db) as con:
+        return _frame(con, f"SELECT hr, table_name, started_at, currency, unit_scale, bb, net"
+                           f" FROM {source(con, 'dash_seat')} WHERE {BY_PLAYER} ORDER BY started_at, hr",
+                      [player, player])
+
+
+def opponents(db: str | Path, player: str, limit: int = 25) -> pl.DataFrame:
+    """The players this one shared most hands with (the detectors' pair statistics, latest run)."""
+    with connect(db) as con:
+        if not available(con, "dash_opponents"):
+            return pl.DataFrame()
+        return _frame(con, f"SELECT opponent, hands_together, confrontations, heads_up"
+                           f" FROM {source(con, 'dash_opponents')} WHERE {BY_PLAYER}"
+                           " ORDER BY hands_together DESC, opponent LIMIT ?", [player, player, limit])

@@ -19,7 +19,7 @@ import duckdb
 #: bumped whenever a summary's columns or sort key change: a snapshot whose dash_* tables were built
 #: by another version (or whose tables changed since) is read through the inline definitions instead
 #: (never a missing column, never a stale row)
-SUMMARY_VERSION = "3"
+SUMMARY_VERSION = "5"
 
 #: the tables whose rows of one hand the replayer and the export read through ``dash_hand_loc``
 #: (violations are few: a filtered scan of them is as fast)
@@ -28,17 +28,25 @@ LOC_TABLES = ("hands", "reconciliation", "seats", "actions", "hole_cards", "boar
 
 #: table -> (tables it needs, SELECT defining it, ORDER BY of the materialised copy)
 SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
-    # the queue's rows: every flag with the tables its evidence hands were played at
+    # the queue's rows: every flag (its latest run's row: a flag id is stable night after night) with
+    # the tables its evidence hands were played at, its explanation and its evidence strength (the
+    # robust z of the evidence under the room's honest null, which orders cases whose scores tie);
+    # dashboards/cases.py groups them into one case per suspected group
     "dash_queue": (
         ("flags", "hands"),
         """
-        WITH ev AS (SELECT flag_id, unnest(evidence_hands) AS hand_id FROM flags),
+        WITH f AS (SELECT * FROM flags
+                   QUALIFY row_number() OVER (PARTITION BY flag_id ORDER BY created_at DESC, run_id DESC) = 1),
+        ev AS (SELECT flag_id, unnest(evidence_hands) AS hand_id FROM f),
         tabs AS (SELECT ev.flag_id, list(DISTINCT h.table_name ORDER BY h.table_name) AS tables
                  FROM ev JOIN hands h USING (hand_id) GROUP BY ev.flag_id)
         SELECT f.flag_id, f.family, f.players, f.score, f.severity, f.mode, f.run_id,
                f.first_hand_at, f.last_hand_at, f.created_at, len(f.evidence_hands) AS n_evidence,
-               coalesce(tabs.tables, []::VARCHAR[]) AS tables
-        FROM flags f LEFT JOIN tabs USING (flag_id)
+               coalesce(tabs.tables, []::VARCHAR[]) AS tables, f.evidence_hands,
+               f.explanation,
+               TRY_CAST(json_extract_string(f.observed, '$.evidence_z') AS DOUBLE) AS evidence_z,
+               TRY_CAST(json_extract_string(f.observed, '$.hands_together') AS BIGINT) AS hands_together
+        FROM f LEFT JOIN tabs USING (flag_id)
         """,
         "score DESC, flag_id",
     ),
@@ -58,8 +66,8 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
                          UNION ALL SELECT hand_id, player, amount FROM awards)
                    GROUP BY hand_id, player)
         SELECT hash(s.player) AS pkey, s.player, h.hr, h.table_name, h.started_at, h.currency, h.unit_scale,
-               CAST(coalesce(m.v, 0) AS BIGINT) AS net
-        FROM seats s JOIN (SELECT rowid AS hr, hand_id, table_name, started_at, currency, unit_scale FROM hands) h
+               h.bb, CAST(coalesce(m.v, 0) AS BIGINT) AS net
+        FROM seats s JOIN (SELECT rowid AS hr, hand_id, table_name, started_at, currency, unit_scale, bb FROM hands) h
              USING (hand_id)
         LEFT JOIN m ON m.hand_id = s.hand_id AND m.player = s.player
         """,
@@ -77,6 +85,36 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         FROM {dash_seat} GROUP BY player, currency, unit_scale
         """,
         "pkey, hands DESC, currency",
+    ),
+    # the HUD counts of the latest detector run (player_stats: PokerTracker 4 opportunities, per day), by
+    # the player's screen name (the stats key players "site:name"); the player page sums the days
+    "dash_player_days": (
+        ("player_stats", "detector_runs"),
+        """
+        SELECT hash(substr(ps.player, strpos(ps.player, ':') + 1)) AS pkey,
+               substr(ps.player, strpos(ps.player, ':') + 1) AS player,
+               CASE WHEN strpos(ps.player, ':') > 0 THEN split_part(ps.player, ':', 1) END AS site,
+               ps.* EXCLUDE (player, run_id)
+        FROM player_stats ps
+        WHERE ps.run_id = (SELECT run_id FROM detector_runs ORDER BY started_at DESC, run_id DESC LIMIT 1)
+        """,
+        "pkey, site, hand_date",
+    ),
+    # frequent opponents: hands together per pair in the latest detector run (pairs the detectors scored)
+    "dash_opponents": (
+        ("pair_stats", "detector_runs"),
+        """
+        SELECT hash(substr(player_a, strpos(player_a, ':') + 1)) AS pkey,
+               substr(player_a, strpos(player_a, ':') + 1) AS player,
+               substr(player_b, strpos(player_b, ':') + 1) AS opponent,
+               CAST(sum(hands_together) AS BIGINT) AS hands_together,
+               CAST(sum(confrontations) AS BIGINT) AS confrontations,
+               CAST(sum(hu_confrontations) AS BIGINT) AS heads_up
+        FROM pair_stats
+        WHERE run_id = (SELECT run_id FROM detector_runs ORDER BY started_at DESC, run_id DESC LIMIT 1)
+        GROUP BY ALL
+        """,
+        "pkey, hands_together DESC, opponent",
     ),
     # flags by player (a ring flag appears once per member)
     "dash_player_flags": (

@@ -206,37 +206,57 @@ class ReviewStore:
                 con, actor.name, "case.assign", case_id, {"assignee": prev}, new={"assignee": assignee}
             )
 
+    def records(self) -> dict[str, tuple[str, str | None, str | None]]:
+        """case_id -> (status, assignee, updated_at) for every case anyone has touched."""
+        with self._connect() as con:
+            rows = con.execute("SELECT case_id, status, assignee, updated_at FROM cases").fetchall()
+        return {c: (s, a, u) for c, s, a, u in rows}
+
     def decide(self, case_id: str, decision: str, reason: str, actor: User) -> Decision:
         """Record a decision; only reviewers and admins may, and a reason is mandatory."""
+        return self.decide_many([case_id], decision, reason, actor)[0]
+
+    def decide_many(self, case_ids: Sequence[str], decision: str, reason: str, actor: User,
+                    *, bulk: bool = False) -> list[Decision]:
+        """The same decision and reason on several cases in one transaction (a bulk dismiss): each
+        case gets its own decision row and audit entry (``"bulk": "true"`` in it when ``bulk``), so a
+        case's trail reads the same whether it was decided alone or in a batch."""
         if actor.role not in ("reviewer", "admin"):
             raise PermissionDenied(f"{actor.name} ({actor.role}) may not record decisions")
         if decision not in DECISIONS:
             raise ValueError(f"unknown decision {decision!r}; expected one of {DECISIONS}")
         if not reason.strip():
             raise ValueError("a decision needs a reason")
+        ids = list(dict.fromkeys(case_ids))
+        if not ids:
+            return []
         at = _now()
+        new_status = STATUS_AFTER[decision]
+        out = []
         with self._tx() as con:
-            row = con.execute("SELECT status, assignee FROM cases WHERE case_id = ?", (case_id,)).fetchone()
-            prev_status, assignee = ("open", None) if row is None else row
-            new_status = STATUS_AFTER[decision]
-            con.execute(
-                "INSERT INTO decisions (case_id, decision, reason, actor, at) VALUES (?, ?, ?, ?, ?)",
-                (case_id, decision, reason, actor.name, at),
-            )
-            con.execute(
-                "INSERT OR REPLACE INTO cases VALUES (?, ?, ?, ?)",
-                (case_id, new_status, assignee or actor.name, at),
-            )
-            self._audit(
-                con,
-                actor.name,
-                f"case.{decision}",
-                case_id,
-                {"status": prev_status},
-                new={"status": new_status, "reason": reason},
-                at=at,
-            )
-        return Decision(case_id, decision, reason, actor.name, at)
+            for case_id in ids:
+                row = con.execute("SELECT status, assignee FROM cases WHERE case_id = ?", (case_id,)).fetchone()
+                prev_status, assignee = ("open", None) if row is None else row
+                con.execute(
+                    "INSERT INTO decisions (case_id, decision, reason, actor, at) VALUES (?, ?, ?, ?, ?)",
+                    (case_id, decision, reason, actor.name, at),
+                )
+                con.execute(
+                    "INSERT OR REPLACE INTO cases VALUES (?, ?, ?, ?)",
+                    (case_id, new_status, assignee or actor.name, at),
+                )
+                new = {"status": new_status, "reason": reason}
+                if bulk:
+                    new["bulk"] = "true"
+                self._audit(con, actor.name, f"case.{decision}", case_id, {"status": prev_status}, new=new, at=at)
+                out.append(Decision(case_id, decision, reason, actor.name, at))
+        return out
+
+    def all_decisions(self) -> list[Decision]:
+        """Every decision ever recorded, oldest first (the last per case is in force)."""
+        with self._connect() as con:
+            rows = con.execute("SELECT case_id, decision, reason, actor, at FROM decisions ORDER BY id").fetchall()
+        return [Decision(*r) for r in rows]
 
     def decisions(self, case_id: str) -> list[Decision]:
         with self._connect() as con:

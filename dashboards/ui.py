@@ -15,6 +15,8 @@ import polars as pl
 import streamlit as st
 
 from dashboards import auth, data, settings
+from dashboards import cases as cases_mod
+from dashboards.cases import build_cases
 from dashboards.observed import split_citation
 from dashboards.replay import HandReplay
 from dashboards.review_store import ReviewStore, User
@@ -219,6 +221,26 @@ def player_summary(db: str, player: str) -> dict[str, Any]:
     return data.player_summary(db, player)
 
 
+@st.cache_data(ttl=600, max_entries=256, show_spinner=False)
+def find_players(db: str, text: str) -> list[str]:
+    return data.find_players(db, text)
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def player_days(db: str, player: str) -> pl.DataFrame:
+    return data.player_days(db, player)
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def player_hands(db: str, player: str) -> pl.DataFrame:
+    return data.player_hands(db, player)
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def opponents(db: str, player: str) -> pl.DataFrame:
+    return data.opponents(db, player)
+
+
 @st.cache_data(ttl=600, max_entries=32, show_spinner=False)
 def violations_summary(db: str, by: str) -> pl.DataFrame:
     return data.violations_summary(db, by)
@@ -310,7 +332,20 @@ def mark_url(param: str, key: str) -> None:
 
 
 @st.cache_data(ttl=600, max_entries=64, show_spinner=False)
+def cases(db: str) -> pl.DataFrame:
+    """One row per suspected group (dashboards/cases.py), ranked."""
+    return build_cases(queue(db))
+
+
+@st.cache_data(ttl=600, max_entries=64, show_spinner=False)
+def case_of(db: str) -> dict[str, str]:
+    """Every flag id -> the id of the case it belongs to."""
+    return cases_mod.case_of(cases(db))
+
+
+@st.cache_data(ttl=600, max_entries=64, show_spinner=False)
 def case_short_ids(db: str) -> dict[str, str]:
+    """A short readable form of every flag id (so of every case id: a case's id is its lead flag's)."""
     q = queue(db)
     return data.short_ids(q["flag_id"].to_list()) if not q.is_empty() else {}
 
@@ -320,7 +355,17 @@ def short_case(db: str, case_id: str) -> str:
 
 
 def resolve_case(db: str, text: str | None) -> str | None:
-    return data.resolve_case(text, list(case_short_ids(db)))
+    """The case ``text`` names: a case id, any of its flags' ids, their short forms or unique prefixes."""
+    flag_id = data.resolve_case(text, list(case_short_ids(db)))
+    return None if flag_id is None else case_of(db).get(flag_id, flag_id)
+
+
+def case_status(db: str, case_id: str,
+                records: dict[str, tuple[str, str | None, str | None]]) -> tuple[str, str | None]:
+    """(status, assignee) of a case from the review store's records of its flags' ids."""
+    c = cases(db).filter(pl.col("case_id") == case_id)
+    flags = c["flags"][0].to_list() if c.height else [case_id]
+    return cases_mod.case_status([case_id, *flags], records)
 
 
 @st.cache_data(ttl=600, max_entries=256, show_spinner=False)

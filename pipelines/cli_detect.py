@@ -6,6 +6,7 @@ import argparse
 import csv
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 FLAG_FIELDS = ["flag_id", "run_id", "family", "players", "score", "severity", "mode", "evidence_hands",
@@ -111,9 +112,14 @@ def cmd_scores(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
+    from dashboards.labels import evaluate_labels, is_labels
     from detectors.api import evaluate_warehouse
 
-    result = evaluate_warehouse(args.db, args.truth, args.run_id)
+    doc = json.loads(Path(args.truth).read_text(encoding="utf-8"))
+    if is_labels(doc):  # reviewers' decisions (floorman labels): scored on the reviewed pairs only
+        result = evaluate_labels(args.db, doc, args.run_id)
+    else:
+        result = evaluate_warehouse(args.db, args.truth, args.run_id)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
@@ -164,7 +170,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     p = subparsers.add_parser("evaluate", help="score the latest detector run against simulator truth")
     p.add_argument("--db", required=True)
-    p.add_argument("--truth", required=True, help="truth JSON written by floorman simulate")
+    p.add_argument("--truth", required=True,
+                   help="truth JSON written by floorman simulate, or a labels file from floorman labels")
     p.add_argument("--run-id")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_evaluate)

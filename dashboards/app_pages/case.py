@@ -10,12 +10,16 @@ from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_fig
 from dashboards.observed import observed_facts, observed_metrics
 from dashboards.replay import money
 from dashboards.review_store import DECISIONS, PermissionDenied, ReviewStore, User
+from dashboards.why import case_direction, directed_explanation, ordered, why_hand
+
+#: evidence hands listed on the page (the lead flag's first)
+EVIDENCE_SHOWN = 20
 
 
 def pick_case(db: str, q: pl.DataFrame) -> str:
-    """The case the address names (full id, short form or unique prefix), else the last one
-    opened, else the top of the queue; the choice is written back to the address."""
-    ids = q["flag_id"].to_list()
+    """The case the address names (case id, any of its flags' ids, short form or unique prefix),
+    else the last one opened, else the top of the queue; the choice is written back to the address."""
+    ids = q["case_id"].to_list()
     wanted = st.query_params.get("case")
     resolved = ui.resolve_case(db, wanted)
     if wanted and resolved is None:
@@ -24,10 +28,10 @@ def pick_case(db: str, q: pl.DataFrame) -> str:
         st.stop()
     ui.from_url("case", "case_pick", resolved)
     if st.session_state.get("case_pick") not in ids:
-        st.session_state["case_pick"] = st.session_state.get("case_id") if st.session_state.get("case_id") in ids \
-            else ids[0]
-    labels = dict(zip(ids, (f"{ui.short_case(db, i)} · {fam} · {', '.join(ps)}" for i, fam, ps in
-                            zip(ids, q["family"].to_list(), q["players"].to_list(), strict=True)), strict=True))
+        remembered = ui.case_of(db).get(str(st.session_state.get("case_id")))
+        st.session_state["case_pick"] = remembered if remembered in ids else ids[0]
+    labels = dict(zip(ids, (f"{ui.short_case(db, i)} · {' + '.join(fam)} · {', '.join(ps)}" for i, fam, ps in
+                            zip(ids, q["families"].to_list(), q["players"].to_list(), strict=True)), strict=True))
     case_id = str(st.selectbox("Case", ids, format_func=labels.__getitem__, key="case_pick"))
     st.session_state["case_id"] = case_id
     ui.to_url(case=ui.short_case(db, case_id))
@@ -80,7 +84,7 @@ def assignment(case_id: str, store: ReviewStore, me: User) -> None:
 
 user = ui.require("read")
 db = ui.snapshot()
-q = ui.queue(str(db))
+q = ui.cases(str(db))
 st.title("Case")
 ui.snapshot_caption(db)
 if q.is_empty():
@@ -88,30 +92,53 @@ if q.is_empty():
     st.stop()
 case_id = pick_case(str(db), q)
 short = ui.short_case(str(db), case_id)
+case = q.filter(pl.col("case_id") == case_id).row(0, named=True)
 f = ui.flag(str(db), case_id)
 if f is None:
     st.error(f"Case {case_id} is not in this snapshot.")
     st.stop()
 store = ui.store()
 access.log_view(store, user, case_id, st.session_state)
-players = list(f.get("players") or [])
+status, _ = ui.case_status(str(db), case_id, store.records())
+members = [m for m in (ui.flag(str(db), fid) for fid in case["flags"]) if m is not None]
+players = list(case["players"] or [])
+flag_players = list(f.get("players") or [])
 
-c1, c2, c3, c4 = st.columns(4)
-c1.metric("Score", f"{f['score']:.2f}")
-c2.metric("Severity", str(f["severity"]))
-c3.metric("Family", str(f["family"]))
-c4.metric("Status", store.status(case_id))
+c1, c2, c3, c4, c5 = st.columns(5)
+c1.metric("Score", f"{case['score']:.2f}", help="the highest score among the case's flags")
+c2.metric("Evidence z", f"{case['strength']:.1f}", help="robust z of the strongest flag's evidence in this room")
+c3.metric("Severity", str(case["severity"]))
+c4.metric("Families", " + ".join(case["families"]))
+c5.metric("Status", status)
 long_id = f" (id {case_id})" if short != case_id else ""
-st.caption(ui.md(f"case {short}{long_id} · mode: {f['mode']} · detector {f['detector_version']}"
-                 f" · hands {f.get('first_hand_at')} → {f.get('last_hand_at')} UTC"))
+st.caption(ui.md(f"case {short}{long_id} · queue rank {case['rank']} · {case['n_flags']} flags · "
+                 f"mode: {', '.join(case['modes'])} · detector {f['detector_version']}"
+                 f" · hands {case.get('first_hand_at')} → {case.get('last_hand_at')} UTC"))
 st.write("**Players:** " + ", ".join(ui.md(p) for p in players))
 player_links(players)
+
+shared = ui.shared_hands(str(db), tuple(players))
+flow_all = data.chip_flow(shared, players)
+direction = case_direction(data.chip_flow(shared, flag_players), flag_players)
+
 st.subheader("Explanation")
-st.write(f.get("explanation") or "")
+text, turned = directed_explanation(str(f["family"]), str(f.get("explanation") or ""), flag_players, direction)
+st.write(text)
+if turned:
+    st.caption("Players named the way the chips went between them over their shared hands (the stored text "
+               "names the pair in key order).")
 st.write(f"**Benign explanation considered:** {f.get('benign_explanation') or ''}")
 st.write(f"**What would overturn it:** {f.get('overturn') or ''}")
+if len(members) > 1:
+    st.markdown("**Flags combined in this case**")
+    st.dataframe(
+        pl.DataFrame([{"flag_id": m["flag_id"], "family": m["family"], "mode": m["mode"],
+                       "players": ", ".join(m["players"]), "score": round(float(m["score"]), 4),
+                       "severity": m["severity"], "explanation": m["explanation"]} for m in members]),
+        hide_index=True, width="stretch",
+    )
 
-metrics = observed_metrics(f.get("observed"), players)
+metrics = observed_metrics(f.get("observed"), flag_players)
 facts = observed_facts(f.get("observed"))
 st.subheader("Against the population")
 if facts:
@@ -125,30 +152,60 @@ else:
     st.caption("The detector recorded no population metrics for this flag.")
 
 st.subheader("Evidence hands (ranked)")
-ev = list(f.get("evidence_hands") or [])
-rows = ui.hand_rows(str(db), tuple(ev), ("hands", "violations"))
+# the lead flag's evidence first, then the other flags' hands not yet listed, each with its flag
+ev_of: dict[str, dict[str, object]] = {}
+for m in [f, *(m for m in members if m["flag_id"] != f["flag_id"])]:
+    for h in m.get("evidence_hands") or []:
+        ev_of.setdefault(h, m)
+ev = list(ev_of)[:EVIDENCE_SHOWN]
+rows = ui.hand_rows(str(db), tuple(ev), ("hands", "actions", "awards", "violations"))
 hands = rows["hands"]
 viol = rows.get("violations")
 if not hands.is_empty():
-    n_find = (viol.group_by("hand_id").len().rename({"len": "findings"}) if viol is not None and not viol.is_empty()
-              else pl.DataFrame(schema={"hand_id": pl.String, "findings": pl.UInt32}))
-    st.dataframe(
-        hands.select("hand_id", "table_name", "started_at", "n_players")
-        .with_columns(pl.col("hand_id").map_elements(lambda h: ev.index(h) + 1, return_dtype=pl.Int64).alias("rank"))
-        .join(n_find, on="hand_id", how="left").with_columns(pl.col("findings").fill_null(0))
-        .sort("rank").select("rank", "hand_id", "table_name", "started_at", "n_players", "findings"),
-        hide_index=True,
-    )
+    refs = {r["hand_id"]: r for r in hands.iter_rows(named=True)}
+    whys = []
+    for h in ev:
+        if h not in refs:
+            continue
+        m = ev_of[h]
+        mp = [str(p) for p in m.get("players") or []]  # type: ignore[attr-defined]
+
+        def fmt_hand(v: int, r: dict[str, object] = refs[h]) -> str:
+            return money(int(v), r)
+
+        whys.append((why_hand(str(m["family"]), mp, rows, h, fmt_hand,
+                              direction if mp[:2] == flag_players[:2] else None), str(m["family"])))
+    order = ordered([w for w, _ in whys])
+    fam_of = {w.hand_id: fam for w, fam in whys}
+    n_find = dict(viol.group_by("hand_id").len().iter_rows()) if viol is not None and not viol.is_empty() else {}
+    shorts = short
+    table = pl.DataFrame([
+        {"rank": i, "hand": f"hand?hand={w.hand_id}&case={shorts}", "family": fam_of[w.hand_id],
+         "why this hand": w.line, "table": refs[w.hand_id]["table_name"],
+         "started_at": refs[w.hand_id]["started_at"], "findings": n_find.get(w.hand_id, 0)}
+        for i, w in enumerate(order, 1)
+    ])
+    against = sum(not w.consistent for w in order)
+    if against:
+        st.warning(f"{against} of {len(order)} evidence hands moved money against the case's direction "
+                   f"({direction[0] if direction else '?'} → {direction[1] if direction else '?'}); "
+                   "they are listed last.")
+    st.dataframe(table, hide_index=True, width="stretch", column_config={
+        "hand": st.column_config.LinkColumn("hand", display_text=r"hand=([^&]*)", help="replay the hand"),
+        "why this hand": st.column_config.TextColumn("why this hand", width="large"),
+    })
+    for i, w in enumerate(order, 1):
+        st.markdown(f"**#{i}** {ui.md(w.line)}")
     st.caption("Replay an evidence hand (the replayer highlights this case's players):")
-    for rank, hid in enumerate(ev, 1):
-        st.page_link("app_pages/hand.py", label=f"#{rank} replay {hid}", query_params={"hand": hid, "case": short})
+    for i, w in enumerate(order, 1):
+        st.page_link("app_pages/hand.py", label=f"#{i} replay {w.hand_id}",
+                     query_params={"hand": w.hand_id, "case": short})
 if viol is not None and not viol.is_empty():
     st.subheader("Rule findings on the evidence hands")
     for v in viol.iter_rows(named=True):
         ui.finding_box(v, f"{v['hand_id']} #{v['action_seq']}: " if v.get("action_seq") is not None
                        else f"{v['hand_id']}: ")
 
-shared = ui.shared_hands(str(db), tuple(players))
 ref = hands.row(0, named=True) if not hands.is_empty() else {"unit_scale": 1, "currency": ""}
 
 
@@ -158,7 +215,7 @@ def fmt(v: int) -> str:
 col_a, col_b = st.columns(2)
 with col_a:
     st.subheader("Chip flow")
-    st.image(to_svg(chip_flow_figure(data.chip_flow(shared, players), players, fmt)))
+    st.image(to_svg(chip_flow_figure(flow_all, players, fmt)))
 with col_b:
     st.subheader("Sessions together")
     sess = data.sessions(shared)

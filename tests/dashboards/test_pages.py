@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -92,24 +93,27 @@ def test_login_with_the_users_file(env: Path) -> None:
 def test_queue_ranks_by_score_and_filters(env: Path) -> None:
     at = app_as("viewer")
     df = at.dataframe[0].value
-    assert list(df["flag_id"]) == ["F-chip-001", "F-ring-002", "F-soft-003", "F-sqz-004"]
+    # the chip-dumping pair and the ring around it are one case (they share alice and bob)
+    assert list(df["case_id"]) == ["F-chip-001", "F-soft-003", "F-sqz-004"]
     at.multiselect(key="f_family").set_value(["soft_play", "squeeze"]).run()
-    assert list(at.dataframe[0].value["flag_id"]) == ["F-soft-003", "F-sqz-004"]
+    assert list(at.dataframe[0].value["case_id"]) == ["F-soft-003", "F-sqz-004"]
+    at.multiselect(key="f_family").set_value(["collusion_ring"]).run()
+    assert list(at.dataframe[0].value["case_id"]) == ["F-chip-001"]
     at.multiselect(key="f_family").set_value([]).run()
-    at.text_input(key="f_player").input("carol").run()
-    assert list(at.dataframe[0].value["flag_id"]) == ["F-ring-002", "F-soft-003"]
+    at.text_input(key="f_player").input("CAR").run()  # partial, any case
+    assert list(at.dataframe[0].value["case_id"]) == ["F-chip-001", "F-soft-003"]
     at.slider(key="f_score").set_value(0.6).run()
-    assert list(at.dataframe[0].value["flag_id"]) == ["F-ring-002"]
+    assert list(at.dataframe[0].value["case_id"]) == ["F-chip-001"]
 
 
 def test_queue_status_filter_follows_decisions(env: Path) -> None:
     ReviewStore(env).decide("F-chip-001", "dismiss", "benign: same folds vs everyone", User("rita", "reviewer"))
     at = app_as("viewer")
-    assert "F-chip-001" not in list(at.dataframe[0].value["flag_id"])  # default: open + escalated
+    assert "F-chip-001" not in list(at.dataframe[0].value["case_id"])  # default: open + escalated
     at.multiselect(key="f_status").set_value(["dismissed"]).run()
-    assert list(at.dataframe[0].value["flag_id"]) == ["F-chip-001"]
+    assert list(at.dataframe[0].value["case_id"]) == ["F-chip-001"]
     workload = at.dataframe[1].value
-    assert list(workload["reviewer"]) == ["rita"] and list(workload["decisions"]) == [1]
+    assert dict(zip(workload["reviewer"], workload["decisions recorded"], strict=True)) == {"adam": 0, "rita": 1}
 
 
 def test_case_page_shows_case_and_reviewer_records_decision(env: Path) -> None:
@@ -149,7 +153,7 @@ def test_case_export_button_offers_the_zip(env: Path) -> None:
     assert at.session_state["export"][0] == "F-chip-001"
     assert at.session_state["export"][1][:2] == b"PK"
     assert [e["action"] for e in ReviewStore(env).access_log("F-chip-001")] == ["view", "export"]
-    assert [b.label for b in at.get("download_button")] == ["Download evidence zip"]
+    assert [getattr(b, "label", None) for b in at.get("download_button")] == ["Download evidence zip"]
 
 
 def test_viewer_gets_no_export_button(env: Path) -> None:
@@ -269,14 +273,98 @@ def test_player_page(env: Path) -> None:
     assert metrics["Hands (USD)"] == "3"
 
 
+def frame(at: AppTest, column: str) -> Any:
+    """The one dataframe on the page with ``column``."""
+    [df] = [d.value for d in at.dataframe if column in d.value.columns]
+    return df
+
+
+def test_player_page_hud_uses_pokertracker_names_from_the_latest_run(env: Path) -> None:
+    at = app_as("viewer", "player")
+    at.text_input(key="player_input").input("alice").run()
+    assert not at.exception
+    hud = frame(at, "statistic")
+    got = dict(zip(hud["statistic"], hud["value"], strict=True))
+    # the latest run's row (2/3 VPIP), not the older run's 99/99
+    assert got["VPIP"] == "66.7" and got["PFR"] == "33.3" and got["3Bet PF"] == "0.0"
+    assert got["Attempt to Steal"] == "100.0" and got["Fold to Steal"] == "0.0"
+    assert got["CBet F"] == "100.0" and got["Fold to F CBet"] == "100.0"
+    assert got["Postflop Agg (AF)"] == "–"  # 3 bets and raises over 0 calls: no ratio
+    assert got["Postflop Agg% (AFq)"] == "75.0"  # 3 / (3 + 0 + 1)
+    assert got["WWSF%"] == "50.0" and got["bb/100"] == "633.33"
+    assert got["4Bet PF"] == "–"  # no chance
+    counts = dict(zip(hud["statistic"], hud["opportunities"], strict=True))
+    assert counts["VPIP"] == "3" and counts["PFR"] == "3"
+
+
+def test_player_page_results_opponents_and_sessions(env: Path) -> None:
+    at = app_as("viewer", "player")
+    at.text_input(key="player_input").input("bob").run()
+    assert not at.exception
+    [chart] = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    assert spec["encoding"]["y"]["title"] == "cumulative result (USD)"
+    opp = frame(at, "opponent")
+    assert list(opp["opponent"]) == ["alice"] and list(opp["hands_together"]) == [3]
+    sess = frame(at, "end")
+    assert list(sess["hands"]) == [3] and list(sess["net"]) == [-18.5]  # dollars, not cents
+    assert list(sess["table_name"]) == ["Alcor"]
+
+
+def test_player_results_series_in_currency_units() -> None:
+    import datetime as dt
+
+    import polars as pl
+
+    from dashboards.hud import results_series
+
+    t0 = dt.datetime(2026, 11, 29, 1)
+    hands = pl.DataFrame({"hr": [0, 1, 2], "table_name": ["T"] * 3,
+                          "started_at": [t0, t0 + dt.timedelta(minutes=2), t0 + dt.timedelta(minutes=4)],
+                          "currency": ["USD"] * 3, "unit_scale": [100] * 3, "bb": [100] * 3, "net": [-50, -2000, 200]})
+    days = pl.DataFrame({"hand_date": [dt.date(2026, 11, 29)], "net_cbb": [-1850], "allin_adj_net_cbb": [-1350]})
+    s = results_series(hands, days)
+    net = s.filter(pl.col("series") == "net won")
+    assert net["amount"].to_list() == [-0.5, -20.5, -18.5]
+    ev = s.filter(pl.col("series") == "all-in adjusted (EV)")
+    assert ev["hand"].to_list() == [3] and ev["amount"].to_list() == [-13.5]  # +5 bb of equity at $1 a bb
+
+
+def test_player_search_is_partial_and_case_insensitive(env: Path) -> None:
+    at = app_as("viewer", "player")
+    at.text_input(key="player_input").input("ALI").run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["Net result"] == "$19.00"
+    assert at.query_params["player"] == "alice"
+    at.text_input(key="player_input").input("pokerstars:Bob").run()  # a site prefix is not needed, nor harmful
+    assert {m.label: m.value for m in at.metric}["Net result"] == "-$18.50"
+    at.text_input(key="player_input").input("a").run()  # alice, carol, dave: pick one
+    assert at.selectbox(key="player_match").options == ["dave", "alice", "carol"] or \
+        sorted(at.selectbox(key="player_match").options) == ["alice", "carol", "dave"]
+    at.text_input(key="player_input").input("zed").run()
+    assert "No player matching 'zed' in this snapshot." in [w.value for w in at.warning]
+
+
 def test_pair_page(env: Path) -> None:
     at = app_as("viewer", "pair")
     at.text_input(key="pair_a").input("alice")
     at.text_input(key="pair_b").input("bob").run()
     assert not at.exception
     assert {m.label: m.value for m in at.metric}["Hands together"] == "3"
-    net = at.dataframe[0].value
-    assert dict(zip(net["player"], net["net"], strict=True)) == {"alice": 1900, "bob": -1850}
+    net = at.dataframe[0].value  # money in currency units, as on the player page (not cents)
+    assert dict(zip(net["player"], net["net won together"], strict=True)) == {"alice": "$19.00", "bob": "-$18.50"}
+    hands = at.dataframe[1].value
+    assert dict(zip(hands["hand_id"], hands["bob"], strict=True)) == {
+        "pokerstars:1001": -0.5, "pokerstars:1002": -20.0, "pokerstars:1003": 2.0}
+
+
+def test_pair_page_takes_partial_names(env: Path) -> None:
+    at = app_as("viewer", "pair")
+    at.text_input(key="pair_a").input("ALI")
+    at.text_input(key="pair_b").input("bo").run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["Hands together"] == "3"
+    assert at.query_params["a"] == "alice" and at.query_params["b"] == "bob"
 
 
 def test_violations_page(env: Path) -> None:
@@ -360,7 +448,7 @@ def test_reviewer_assigns_and_adds_a_note(env: Path) -> None:
     assert [(a, t) for a, _, t in store.notes("F-chip-001")] == [("rita", "asked payments for bob's deposit history")]
     assert "**rita**: asked payments for bob's deposit history" in texts(at)
     workload = app_as("viewer").dataframe[1].value
-    assert dict(zip(workload["reviewer"], workload["assigned_open"], strict=True)) == {"adam": 1}
+    assert dict(zip(workload["reviewer"], workload["assigned open"], strict=True)) == {"adam": 1, "rita": 0}
 
 
 def test_viewer_sees_notes_but_cannot_assign_or_write(env: Path) -> None:
@@ -373,8 +461,7 @@ def test_viewer_sees_notes_but_cannot_assign_or_write(env: Path) -> None:
 def test_queue_links_each_case_by_its_short_id(env: Path) -> None:
     at = app_as("viewer")
     df = at.dataframe[0].value
-    assert list(df["case"]) == ["case?case=F-chip-001", "case?case=F-ring-002", "case?case=F-soft-003",
-                                "case?case=F-sqz-004"]
+    assert list(df["case"]) == ["case?case=F-chip-001", "case?case=F-soft-003", "case?case=F-sqz-004"]
     assert df["pair"].iloc[0] == "pair?a=alice&b=bob"
 
 

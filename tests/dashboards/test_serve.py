@@ -49,7 +49,7 @@ def _cmdline(pid: int) -> str:
 
 def _answers(url: str) -> bool:
     try:
-        return urllib.request.urlopen(url, timeout=2).read() == b"ok"
+        return bool(urllib.request.urlopen(url, timeout=2).read() == b"ok")
     except OSError:
         return False
 

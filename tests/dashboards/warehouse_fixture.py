@@ -219,6 +219,35 @@ json.dumps({"members": ["alice", "bob", "carol"], "weakest_pair_score": 0.71}),
 ]
 
 
+#: player_stats rows as detectors/stats.py counts them (PokerTracker 4 opportunities), typed from
+#: HAND_TEXTS for alice and bob (4-handed: the seat before the button is the cutoff, a steal seat):
+#: alice: 1001 button, folds to dave's open (3-bet chance); 1002 cutoff, opens first in (steal), bets
+#: flop (c-bet), turn, river, wins $40.50; 1003 big blind, calls bob's steal, checks, folds to his c-bet.
+#: bob: 1001 small blind, folds to dave's steal; 1002 button, calls alice's raise, calls her c-bet and
+#: the turn, folds the river; 1003 cutoff, steals, c-bets, wins. An older run's row must not be read.
+PLAYER_STATS = [
+    ("run-2026-11-29", "pokerstars:alice", {
+        "hands": 3, "walks": 0, "vpip_opp": 3, "vpip": 2, "pfr_opp": 3, "pfr": 1, "threebet_opp": 2, "threebet": 0,
+        "fourbet_opp": 0, "fourbet": 0, "fold_to_3bet_opp": 0, "fold_to_3bet": 0, "fold_to_4bet_opp": 0,
+        "fold_to_4bet": 0, "steal_opp": 1, "steal": 1, "fold_to_steal_opp": 1, "fold_to_steal": 0,
+        "cbet_opp": 1, "cbet": 1, "fold_to_cbet_opp": 1, "fold_to_cbet": 1, "flop_check_raise_opp": 1,
+        "flop_check_raise": 0, "post_decisions": 5, "post_aggr": 3, "post_calls": 0, "post_folds": 1,
+        "saw_flop": 2, "wtsd": 0, "wsd": 0, "wwsf": 1, "net_cbb": 1900, "allin_adj_net_cbb": 1900,
+        "allin_hands_adjusted": 0}),
+    ("run-2026-11-29", "pokerstars:bob", {
+        "hands": 3, "walks": 0, "vpip_opp": 3, "vpip": 2, "pfr_opp": 3, "pfr": 1, "threebet_opp": 2, "threebet": 0,
+        "fourbet_opp": 0, "fourbet": 0, "fold_to_3bet_opp": 0, "fold_to_3bet": 0, "fold_to_4bet_opp": 0,
+        "fold_to_4bet": 0, "steal_opp": 1, "steal": 1, "fold_to_steal_opp": 1, "fold_to_steal": 1,
+        "cbet_opp": 1, "cbet": 1, "fold_to_cbet_opp": 1, "fold_to_cbet": 0, "flop_check_raise_opp": 0,
+        "flop_check_raise": 0, "post_decisions": 4, "post_aggr": 1, "post_calls": 2, "post_folds": 1,
+        "saw_flop": 2, "wtsd": 0, "wsd": 0, "wwsf": 1, "net_cbb": -1850, "allin_adj_net_cbb": -1850,
+        "allin_hands_adjusted": 0}),
+    ("run-2026-11-28", "pokerstars:alice", {"hands": 99, "vpip_opp": 99, "vpip": 99}),
+]
+#: hands together per pair in the latest run's pair_stats (both orders are stored)
+PAIR_TOGETHER = [("alice", "bob", 3), ("alice", "carol", 3), ("alice", "dave", 3)]
+
+
 def write_hand_file(folder: Path) -> tuple[Path, str, list[tuple[int, int]]]:
     """Write the hand histories; return the file, its sha256 and each hand's (offset, length)."""
     path = folder / "Alcor-2026-11-28.txt"
@@ -335,6 +364,16 @@ def build_warehouse(db_path: Path, data_dir: Path) -> Path:
                 [run_id, started, started, json.dumps([part]), hands, hands, quarantined, json.dumps(violations),
                  json.dumps({"new": 2, "updated": 0}), json.dumps(run_checks), json.dumps(report)],
             )
+        con.execute("INSERT INTO detector_runs (run_id, started_at, finished_at, mode) VALUES"
+                    " ('run-2026-11-28', TIMESTAMP '2026-11-28 03:10:00', TIMESTAMP '2026-11-28 03:11:00', 'operator'),"
+                    " ('run-2026-11-29', TIMESTAMP '2026-11-29 03:10:00', TIMESTAMP '2026-11-29 03:11:00', 'operator')")
+        for run_id, player, counts in PLAYER_STATS:
+            _insert(con, "player_stats", {"run_id": run_id, "hand_date": "2026-11-29", "player": player, **counts})
+        for a, b, together in PAIR_TOGETHER:
+            for x, y in ((a, b), (b, a)):
+                _insert(con, "pair_stats", {"run_id": "run-2026-11-29", "hand_date": "2026-11-29",
+                                            "player_a": f"pokerstars:{x}", "player_b": f"pokerstars:{y}",
+                                            "hands_together": together, "confrontations": 1, "hu_confrontations": 1})
         build_summaries(con)  # as the pipeline does right before publishing
     finally:
         con.close()

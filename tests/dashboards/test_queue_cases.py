@@ -1,0 +1,250 @@
+"""Issue 14, build items 4 and 5: cases per suspected group, ranking, bulk dismiss, labels, and the
+case page's "why this hand" lines with evidence ordered by the explanation's direction."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboards.cases import age, build_cases, case_status, group_flags, snippet
+from dashboards.labels import build_labels, evaluate_labels, score_labels
+from dashboards.review_store import ReviewStore, User
+from tests.dashboards.test_pages import APP, TIMEOUT, app_as, plain
+
+RITA = User("rita", "reviewer")
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, snapshot: Path, users_file: Path, tmp_path: Path) -> Path:
+    """The dashboard on the fixture snapshot (as in test_pages), returning the review store's path."""
+    monkeypatch.setenv("FLOORMAN_DB", str(snapshot))
+    monkeypatch.setenv("FLOORMAN_USERS", str(users_file))
+    monkeypatch.setenv("FLOORMAN_REVIEW_DB", str(tmp_path / "review.sqlite"))
+    monkeypatch.delenv("FLOORMAN_PUBLISHED", raising=False)
+    monkeypatch.delenv("FLOORMAN_AUTH", raising=False)
+    return tmp_path / "review.sqlite"
+T0 = dt.datetime(2026, 11, 29, 3)
+
+
+def flag_rows(rows: list[tuple[str, str, list[str], float, float]]) -> pl.DataFrame:
+    """Queue rows (data.queue's columns) for (flag_id, family, players, score, evidence_z)."""
+    return pl.DataFrame([
+        {"flag_id": f, "family": fam, "players": ps, "score": s, "severity": "low", "mode": "operator",
+         "run_id": "r", "first_hand_at": T0, "last_hand_at": T0, "created_at": T0, "n_evidence": 1,
+         "tables": ["T"], "evidence_hands": [f"h-{f}"], "explanation": f"{fam} by {' and '.join(ps)}. More text.",
+         "evidence_z": z, "hands_together": 100}
+        for f, fam, ps, s, z in rows])
+
+
+def test_a_trio_in_five_overlapping_flags_is_one_case() -> None:
+    q = flag_rows([
+        ("ring", "collusion_ring", ["a", "b", "c"], 0.80, 2.0),
+        ("sq-ab", "squeeze", ["a", "b"], 0.97, 9.0),
+        ("sq-bc", "squeeze", ["b", "c"], 0.90, 3.0),
+        ("cd-ac", "chip_dumping", ["a", "c"], 0.85, 4.0),
+        ("sq-ab-player", "squeeze", ["a", "b"], 0.95, 8.0),
+        ("other", "soft_play", ["c", "x"], 0.99, 1.0),  # shares only c: another case
+    ])
+    cases = build_cases(q)
+    assert cases.height == 2
+    trio = cases.filter(pl.col("case_id") == "sq-ab").row(0, named=True)
+    assert trio["n_flags"] == 5 and sorted(trio["players"]) == ["a", "b", "c"]
+    assert trio["families"] == ["squeeze", "chip_dumping", "collusion_ring"]  # by their best score
+    assert trio["score"] == 0.97 and trio["strength"] == 9.0 and trio["n_evidence"] == 5
+    assert trio["snippet"] == "squeeze by a and b."
+
+
+def test_grouping_needs_two_shared_players() -> None:
+    groups = group_flags([("f1", ["a", "b"]), ("f2", ["b", "c"]), ("f3", ["c", "a", "b"]), ("f4", ["d", "a"])])
+    assert groups["f1"] == groups["f2"] == groups["f3"] != groups["f4"]
+    assert len(set(group_flags([("f1", ["a", "b"]), ("f2", ["b", "c"])]).values())) == 2
+
+
+def test_tied_scores_are_ordered_by_evidence_strength() -> None:
+    q = flag_rows([
+        ("weak", "squeeze", ["a", "b"], 0.99996, 0.4),
+        ("strong", "chip_dumping", ["c", "d"], 0.99977, 65.4),
+        ("middle", "squeeze", ["e", "f"], 0.9998, 9.8),
+        ("lower", "soft_play", ["g", "h"], 0.95, 99.0),
+    ])
+    cases = build_cases(q)
+    # all three show as 1.00; the evidence separates them; a lower score stays below whatever its z
+    assert cases["case_id"].to_list() == ["strong", "middle", "weak", "lower"]
+    assert cases["rank"].to_list() == [1, 2, 3, 4]
+    top = cases.head(3).select(pl.col("score").round(2), pl.col("strength").round(1)).rows()
+    assert len(set(top)) == 3
+
+
+def test_snippet_age_and_case_status() -> None:
+    assert snippet("x loses chips to y in pots x should not lose. Second sentence.") == \
+        "x loses chips to y in pots x should not lose."
+    long = snippet("word " * 60, limit=30)
+    assert long.endswith("…") and len(long) <= 30
+    now = dt.datetime(2026, 12, 2, 3)
+    assert [age(now - dt.timedelta(minutes=5), now), age(now - dt.timedelta(hours=5), now),
+            age(now - dt.timedelta(days=3), now), age(now - dt.timedelta(days=30), now), age(None, now)] == \
+        ["5 min", "5 h", "3 d", "4 w", ""]
+    recs = {"old-lead": ("dismissed", "rita", "2026-11-01T00:00:00"), "member": ("escalated", "adam", "2026-12-01")}
+    assert case_status(["new-lead", "old-lead", "member"], recs) == ("escalated", "adam")
+    assert case_status(["nothing"], recs) == ("open", None)
+
+
+def test_queue_rows_show_families_snippet_age_and_status(env: Path) -> None:
+    ReviewStore(env).assign("F-soft-003", "rita", RITA)
+    at = app_as("viewer")
+    df = at.dataframe[0].value
+    row = df[df["case_id"] == "F-chip-001"].iloc[0]
+    assert list(row["families"]) == ["chip_dumping", "collusion_ring"]
+    assert list(row["players"]) == ["alice", "bob", "carol"]
+    assert row["snippet"] == ("bob folds strong made hands to alice's river bets and alice wins 20.50 from bob"
+                              " in 2 hands.")
+    assert row["n_flags"] == 2 and row["status"] == "open" and row["age"].split()[-1] in ("min", "h", "d", "w")
+    soft = df[df["case_id"] == "F-soft-003"].iloc[0]
+    assert soft["assignee"] == "rita"
+    assert "3 of 3 cases (4 flags grouped by suspected group)" in [plain(m.value) for m in at.markdown]
+
+
+def test_a_member_flag_id_opens_its_case(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["case"] = "F-ring-002"  # the ring is part of the chip-dumping pair's case
+    at.run()
+    at.switch_page("app_pages/case.py").run()
+    assert not at.exception
+    assert at.selectbox(key="case_pick").value == "F-chip-001"
+    assert {m.label: m.value for m in at.metric}["Families"] == "chip_dumping + collusion_ring"
+
+
+def test_bulk_dismiss_records_each_case_in_the_audit_trail(env: Path) -> None:
+    at = app_as("reviewer")
+    at.multiselect(key="bulk_cases").set_value(["F-soft-003", "F-sqz-004"])
+    at.text_input(key="bulk_reason").input("same table regulars, reviewed together")
+    at.button(key="FormSubmitter:bulk_dismiss-Dismiss").click().run()
+    assert not at.exception
+    store = ReviewStore(env)
+    for case in ("F-soft-003", "F-sqz-004"):
+        [entry] = store.audit_log(case)
+        assert entry["action"] == "case.dismiss" and entry["actor"] == "rita"
+        assert json.loads(str(entry["new"])) == {"status": "dismissed", "reason": "same table regulars, reviewed "
+                                                 "together", "bulk": "true"}
+        assert store.status(case) == "dismissed"
+    assert store.decisions("F-chip-001") == []
+    assert list(at.dataframe[0].value["case_id"]) == ["F-chip-001"]  # the default view hides dismissed cases
+    assert "Dismissed 2 cases." in [s.value for s in at.success]
+
+
+def test_bulk_dismiss_needs_a_reason_and_a_reviewer(env: Path) -> None:
+    at = app_as("reviewer")
+    at.checkbox(key="bulk_all").check()
+    at.button(key="FormSubmitter:bulk_dismiss-Dismiss").click().run()
+    assert "a decision needs a reason" in [e.value for e in at.error]
+    assert ReviewStore(env).all_decisions() == []
+    viewer = app_as("viewer")
+    assert not [m for m in viewer.multiselect if m.key == "bulk_cases"]
+
+
+def test_labels_from_decisions_and_evaluation_reads_them(env: Path, snapshot: Path, tmp_path: Path) -> None:
+    store = ReviewStore(env)
+    store.decide("F-chip-001", "confirm", "bob dumped to alice", RITA)  # the case: alice, bob, carol
+    store.decide("F-soft-003", "escalate", "needs payments data", RITA)
+    store.decide("F-sqz-004", "confirm", "first look", RITA)
+    store.decide("F-sqz-004", "dismiss", "on second look: standard squeezes", RITA)  # the last one holds
+    doc = build_labels(snapshot, store)
+    got = {(p["a"], p["b"]): (p["label"], p["decision"]) for p in doc["pairs"]}
+    assert got == {("alice", "bob"): (1, "confirm"), ("alice", "carol"): (1, "confirm"),
+                   ("bob", "carol"): (1, "confirm"), ("carol", "dave"): (None, "escalate"),
+                   ("bob", "dave"): (0, "dismiss")}
+    assert [(t["members"], t["family"]) for t in doc["teams"]] == [(["alice", "bob", "carol"], "chip_dumping")]
+    assert doc["counts"] == {"cases": 3, "pairs": 5, "positive": 3, "negative": 1, "undecided": 1}
+    # scored on the reviewed pairs: chip (0.93) and ring (0.71) flags rank the confirmed pairs above
+    # the dismissed bob/dave pair (0.21): perfect precision
+    flags: list[tuple[str, list[str], float, list[str]]] = [
+        ("chip_dumping", ["alice", "bob"], 0.93, []), ("collusion_ring", ["alice", "bob", "carol"], 0.71, []),
+        ("squeeze", ["bob", "dave"], 0.21, [])]
+    res = score_labels(flags, doc)
+    assert res["pair_ap"] == 1.0 and res["labels"] == {"reviewed_pairs": 4, "confirmed": 3, "dismissed": 1}
+    # a detector that scores the dismissed pair highest is worse
+    worse = score_labels([(f, p, 1.0 - s, e) for f, p, s, e in flags], doc)
+    assert worse["pair_ap"] < 1.0
+
+
+def test_floorman_labels_and_evaluate_on_the_command_line(env: Path, snapshot: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from pipelines.cli import main as floorman
+
+    store = ReviewStore(env)
+    store.decide("F-chip-001", "confirm", "bob dumped to alice", RITA)
+    store.decide("F-sqz-004", "dismiss", "standard squeezes", RITA)
+    out = tmp_path / "labels.json"
+    assert floorman(["labels", "--db", str(snapshot), "--review-db", str(env), "--out", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["kind"] == "floorman-review-labels" and len(doc["pairs"]) == 4
+    # the fixture's flags sit in two runs: evaluate the run holding the chip and ring flags
+    db = tmp_path / "w.duckdb"
+    db.write_bytes(snapshot.read_bytes())
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE flags SET run_id = 'run-2026-11-29'")
+    con.close()
+    capsys.readouterr()
+    assert floorman(["evaluate", "--db", str(db), "--truth", str(out), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert res["run_id"] == "run-2026-11-29" and res["labels"]["reviewed_pairs"] == 4
+    assert res["pair_ap"] == 1.0
+    assert evaluate_labels(db, out)["positive_pairs"] == 3
+
+
+def test_why_this_hand_lines_and_direction(env: Path) -> None:
+    at = app_as("viewer", "case")
+    assert not at.exception
+    ev = next(d.value for d in at.dataframe if "why this hand" in d.value.columns)
+    # the chip-dumping case (with its ring): bob -> alice over their shared hands. The detector ranks
+    # 1002 then 1003 for the pair and 1001 for the ring; 1003 (bob wins $1.50 from alice) goes the
+    # other way, so it is listed last and marked
+    assert list(ev["hand"]) == [f"hand?hand=pokerstars:{n}&case=F-chip-001" for n in (1002, 1001, 1003)]
+    first, ring, last = ev["why this hand"].iloc[0], ev["why this hand"].iloc[1], ev["why this hand"].iloc[2]
+    assert first.startswith("bob loses $20.00 to alice, folding on the river to alice's bet")
+    assert "river: alice bets $30.00; river: bob folds" in first
+    assert ring.startswith("alice, bob, carol in the hand together, no chips between them")
+    assert last.startswith("against the case's direction: alice loses $1.50 to bob, folding on the flop to bob's bet")
+    assert list(ev["family"]) == ["chip_dumping", "collusion_ring", "chip_dumping"]
+    warnings = [w.value for w in at.warning]
+    assert any("1 of 3 evidence hands moved money against the case's direction (bob → alice)" in w for w in warnings)
+    assert list(ev["findings"]) == [1, 0, 1]  # the house decision in 1002, RAISE.MIN in 1003
+
+
+def test_why_lines_for_squeeze_and_soft_play() -> None:
+    from dashboards.why import why_hand
+
+    def rows(acts: list[tuple[int, str, str, str, int | None, int | None, int]],
+             awards: list[tuple[str, int]]) -> dict[str, pl.DataFrame]:
+        a = pl.DataFrame([{"hand_id": "h", "seq": s, "street": st, "player": p, "kind": k, "amount": am,
+                           "raise_to": rt, "all_in": False, "contribution": c} for s, st, p, k, am, rt, c in acts])
+        w = pl.DataFrame([{"hand_id": "h", "player": p, "amount": v} for p, v in awards])
+        return {"actions": a, "awards": w}
+
+    def fmt(v: int) -> str:
+        return f"${v / 100:.2f}"
+
+    sq = rows([(0, "preflop", "s", "post_sb", 50, None, 50), (1, "preflop", "bb", "post_bb", 100, None, 100),
+               (2, "preflop", "a", "raise", 200, 300, 300), (3, "preflop", "c", "call", 300, None, 300),
+               (4, "preflop", "b", "raise", 900, 1200, 1200), (5, "preflop", "s", "fold", None, None, 0),
+               (6, "preflop", "bb", "fold", None, None, 0), (7, "preflop", "c", "fold", None, None, 0),
+               (8, "preflop", "a", "fold", None, None, 0), (9, "preflop", "b", "uncalled_return", 900, None, -900)],
+              [("b", 1050)])
+    w = why_hand("squeeze", ["a", "b"], sq, "h", fmt)
+    assert w.line.startswith("squeeze: a raises to $3.00, c calls, b re-raises to $12.00, c folds")
+    soft = rows([(0, "preflop", "a", "post_sb", 50, None, 50), (1, "preflop", "b", "post_bb", 100, None, 100),
+                 (2, "preflop", "a", "call", 50, None, 50), (3, "preflop", "b", "check", None, None, 0),
+                 (4, "flop", "a", "check", None, None, 0), (5, "flop", "b", "check", None, None, 0),
+                 (6, "turn", "a", "check", None, None, 0), (7, "turn", "b", "check", None, None, 0),
+                 (8, "river", "a", "bet", 100, 100, 100), (9, "river", "b", "fold", None, None, 0),
+                 (10, "river", "a", "uncalled_return", 100, None, -100)], [("a", 200)])
+    w = why_hand("soft_play", ["a", "b"], soft, "h", fmt)
+    assert w.line.startswith("soft play: heads-up, a and b check the flop, turn through")
+    assert w.flow == ("b", "a", 100)
