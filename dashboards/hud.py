@@ -71,6 +71,10 @@ def units(col: pl.Expr | str, scale: pl.Expr | str = "unit_scale") -> pl.Expr:
     return c.cast(pl.Float64) / s.cast(pl.Float64)
 
 
+#: points of the results graph's net-won line per currency (see ``results_series``)
+MAX_POINTS = 2000
+
+
 def results_series(hands: pl.DataFrame, days: pl.DataFrame) -> pl.DataFrame:
     """The results graph in currency units, per currency: cumulative net won after each hand, and
     (where the detectors stored it) the all-in adjusted result at the end of each day: net won plus
@@ -84,7 +88,11 @@ def results_series(hands: pl.DataFrame, days: pl.DataFrame) -> pl.DataFrame:
         (units("net").cum_sum().over("currency")).alias("net_won"),
         pl.col("started_at").dt.date().alias("hand_date"),
     )
-    out = [h.select("currency", "hand", pl.lit("net won").alias("series"), pl.col("net_won").alias("amount"))]
+    # at most about MAX_POINTS points per currency (every k-th hand and the last): a regular's
+    # tens of thousands of hands would otherwise all be sent to the browser on every view
+    k = max(1, -(-h.height // MAX_POINTS))
+    line = h.filter(((pl.col("hand") - 1) % k == 0) | (pl.col("hand") == pl.col("hand").max().over("currency")))
+    out = [line.select("currency", "hand", pl.lit("net won").alias("series"), pl.col("net_won").alias("amount"))]
     if not days.is_empty() and {"allin_adj_net_cbb", "net_cbb", "hand_date"} <= set(days.columns):
         diff = days.group_by("hand_date").agg(
             (pl.col("allin_adj_net_cbb").fill_null(0) - pl.col("net_cbb").fill_null(0)).sum().alias("diff_cbb"))

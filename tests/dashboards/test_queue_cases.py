@@ -248,3 +248,18 @@ def test_why_lines_for_squeeze_and_soft_play() -> None:
     w = why_hand("soft_play", ["a", "b"], soft, "h", fmt)
     assert w.line.startswith("soft play: heads-up, a and b check the flop, turn through")
     assert w.flow == ("b", "a", 100)
+
+
+def test_results_line_is_thinned_but_keeps_the_last_hand() -> None:
+    import datetime as dt
+
+    from dashboards.hud import MAX_POINTS, results_series
+
+    n = 5 * MAX_POINTS + 7
+    t0 = dt.datetime(2026, 11, 29)
+    hands = pl.DataFrame({"hr": list(range(n)), "table_name": ["T"] * n,
+                          "started_at": [t0 + dt.timedelta(seconds=i) for i in range(n)], "currency": ["USD"] * n,
+                          "unit_scale": [100] * n, "bb": [100] * n, "net": [100] * n})
+    s = results_series(hands, pl.DataFrame())
+    assert MAX_POINTS // 2 < s.height <= MAX_POINTS + 1
+    assert s["hand"].max() == n and s["amount"].max() == float(n)  # $1 a hand, to the last hand
