@@ -15,7 +15,9 @@ K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_RETURN, K_SHOW, K_MUCK, K_CASH_OUT = 
 S_PREFLOP, S_SHOWDOWN = 0, 4
 KIND_NAMES = tuple(k.value for k in Kind)
 STREET_NAMES = tuple(s.value for s in Street)
-assert KIND_NAMES[K_SB] == "post_sb" and KIND_NAMES[K_CASH_OUT] == "cash_out" and len(KIND_NAMES) == K_CASH_OUT + 1
+# kinds after cash_out (stud and draw games, issue 12) take higher codes; their hands never reach the
+# kernel's betting loop (F_UNSUPPORTED below), so only the flop-game codes must keep their places
+assert KIND_NAMES[K_SB] == "post_sb" and KIND_NAMES[K_CASH_OUT] == "cash_out"
 assert STREET_NAMES[S_PREFLOP] == "preflop" and STREET_NAMES[S_SHOWDOWN] == "showdown"
 
 #: hand flag bits
@@ -24,6 +26,9 @@ F_HAS_RAKE, F_HAS_TOTAL = 256, 512
 #: set by ``rules.columnar`` (not the SQL): a hand with logged action times under a shot-clock rulebook
 F_CLOCK = 1024
 
+#: stud and draw variants (issue 12: parsers.model.STUD_VARIANTS / DRAW_VARIANTS): no board, other streets
+_STUD_DRAW = ", ".join(f"'{v}'" for v in ("stud", "stud_hilo", "razz", "stud5", "draw27_triple", "draw27_single",
+                                          "draw5", "badugi", "drawa5_triple"))
 #: the flag bits over ``hands h``. Unsupported (the Python engine checks them): hi-lo and short
 #: deck; Split Hold'em (two boards by design); PokerStars CAP games (a capped player is all-in with
 #: chips behind)
@@ -34,7 +39,8 @@ FLAGS_SQL = " + ".join(
         ("h.betting = 'PL'", F_PL),
         ("h.betting = 'FL'", F_FL),
         ("h.variant LIKE 'omaha%' OR h.variant = 'courchevel'", F_OMAHA),
-        ("h.variant LIKE '%hilo' OR h.variant IN ('shortdeck', 'holdem_split') OR h.betting = 'CAP'", F_UNSUPPORTED),
+        ("h.variant LIKE '%hilo' OR h.variant IN ('shortdeck', 'holdem_split') OR h.betting = 'CAP'"
+         f" OR h.variant IN ({_STUD_DRAW})", F_UNSUPPORTED),
         ("h.game_type = 'tournament'", F_TOURN),
         ("h.game_type = 'cash'", F_CASH),
         ("h.cancelled", F_CANCELLED),
