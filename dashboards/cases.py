@@ -4,10 +4,12 @@ Why group: the detectors flag pairs and rings family by family and mode by mode,
 up as several flags (a trio as its ring flag, two or three pair flags and the same pairs again in the
 other hole-card mode). A reviewer decides about people, so the queue lists groups.
 
-Grouping rule: two flags belong to one case when they share at least two players (the same pair,
-a pair inside a ring, two rings with a common pair); connected flags form one case. Sharing one
-player is not enough: a busy player flagged with two unrelated partners would otherwise chain
-unrelated teams into one case.
+Grouping rule: each maximal player set among the flags (a ring's members, a pair no ring
+contains) is a case, and every flag joins a case whose players include all of its own (a pair's
+flags in every family and both hole-card modes join the ring around them). Only containment
+counts: chaining flags that merely overlap would glue two teams sharing a busy player (or two
+rings sharing two members) into one ever-growing case. A flag inside several rings joins the one
+whose own flags score highest.
 
 The case's id is the id of its lead flag (the strongest: score, then evidence strength, then id),
 so links, decisions and exports keyed by flag id keep working; any member flag's id resolves to it.
@@ -57,26 +59,24 @@ def snippet(text: object, limit: int = SNIPPET) -> str:
     return cut.rstrip(",;:") + "…"
 
 
-def group_flags(flags: list[tuple[str, list[str]]]) -> dict[str, int]:
-    """flag id -> group number: flags sharing at least two players are in one group (transitively)."""
-    parent = list(range(len(flags)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    by_pair: dict[tuple[str, str], int] = {}
-    for i, (_, players) in enumerate(flags):
-        ps = sorted(set(players))
-        for x in range(len(ps)):
-            for y in range(x + 1, len(ps)):
-                j = by_pair.setdefault((ps[x], ps[y]), i)
-                if j != i:
-                    parent[find(i)] = find(j)
-    roots: dict[int, int] = {}
-    return {fid: roots.setdefault(find(i), len(roots)) for i, (fid, _) in enumerate(flags)}
+def group_flags(flags: list[tuple[str, list[str]]], scores: dict[str, float] | None = None) -> dict[str, int]:
+    """flag id -> case number. Each maximal player set among the flags (one no other flag's set
+    strictly contains) is a case; every flag joins a case whose set contains its own: the one whose
+    own flags score highest (then the larger set, then by name) when several do."""
+    scores = scores or {}
+    sets: dict[frozenset[str], float] = {}
+    for fid, players in flags:
+        key = frozenset(players)
+        sets[key] = max(sets.get(key, float("-inf")), scores.get(fid, 0.0))
+    maximal = [k for k in sets if not any(k < other for other in sets)]
+    maximal.sort(key=lambda k: (-sets[k], -len(k), sorted(k)))
+    number = {k: i for i, k in enumerate(maximal)}
+    out: dict[str, int] = {}
+    for fid, players in flags:
+        key = frozenset(players)
+        home = key if key in number else next(m for m in maximal if key <= m)
+        out[fid] = number[home]
+    return out
 
 
 def build_cases(q: pl.DataFrame) -> pl.DataFrame:
@@ -84,7 +84,8 @@ def build_cases(q: pl.DataFrame) -> pl.DataFrame:
     if q.is_empty():
         return pl.DataFrame(schema=CASE_SCHEMA)
     rows = q.to_dicts()
-    groups = group_flags([(r["flag_id"], list(r["players"] or [])) for r in rows])
+    groups = group_flags([(r["flag_id"], list(r["players"] or [])) for r in rows],
+                         {r["flag_id"]: float(r["score"]) for r in rows})
     members: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
         r["_strength"] = _strength(r.get("evidence_z"))

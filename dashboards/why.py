@@ -138,6 +138,40 @@ def _soft(acts: list[dict[str, Any]], players: Sequence[str], seats_live: dict[s
     return None
 
 
+def _on(street: str) -> str:
+    return "preflop" if street == "preflop" else f"on the {street}"
+
+
+def _cards(hole: pl.DataFrame) -> dict[str, str]:
+    """player -> hole cards as written ('Ah Kd'), when the export has them."""
+    out: dict[str, str] = {}
+    for r in hole.iter_rows(named=True) if not hole.is_empty() else []:
+        c = str(r.get("cards") or "")
+        out.setdefault(r["player"], " ".join(c[i:i + 2] for i in range(0, len(c), 2)))
+    return out
+
+
+def _card_fold(acts: list[dict[str, Any]], players: Sequence[str], cards: dict[str, str]) -> str | None:
+    """A case player's fold facing a bet while a partner is still in the hand: the act card
+    sharing is about (the partner's hidden cards told the folder to get out), with both hands."""
+    folded: set[str] = set()
+    facing: dict[str, bool] = {}
+    for r in acts:
+        if r["kind"] in ("bet", "raise"):
+            facing[r["street"]] = True
+        if r["kind"] == "fold":
+            if r["player"] in players and facing.get(r["street"]):
+                partners = [p for p in players if p != r["player"] and p not in folded]
+                if partners:
+                    mate = partners[0]
+                    mine = f" holding {cards[r['player']]}" if r["player"] in cards else ""
+                    theirs = f" with {cards[mate]}" if mate in cards else ""
+                    return (f"card sharing: {r['player']} folds {_on(r['street'])}{mine}"
+                            f" while {mate} is still in{theirs}")
+            folded.add(r["player"])
+    return None
+
+
 def _live_by_street(acts: list[dict[str, Any]]) -> dict[str, set[str]]:
     """Players still in the hand when each street's betting began (those who act on it)."""
     return {street: {r["player"] for r in acts if r["street"] == street} for street in STREETS}
@@ -165,12 +199,14 @@ def why_hand(family: str, players: Sequence[str], rows: dict[str, pl.DataFrame],
         lead = _squeeze(acts, here, fmt)
     elif family == "soft_play":
         lead = _soft(acts, here, _live_by_street(acts))
+    elif family == "card_sharing":
+        lead = _card_fold(acts, here, _cards(of("hole_cards")))
     if lead is None and flow is not None:
         loser, winner, amount = flow
         fold = _first_fold_to(acts, loser, winner)
         lead = f"{loser} loses {fmt(amount)} to {winner}"
         if fold is not None:
-            lead += f", folding on the {fold['street']} to {winner}'s bet"
+            lead += f", folding {_on(fold['street'])} to {winner}'s bet"
     if lead is None:
         lead = f"{', '.join(here) or 'the case players'} in the hand together, no chips between them"
     body = _line_between(acts, here, fmt)

@@ -158,7 +158,7 @@ for m in [f, *(m for m in members if m["flag_id"] != f["flag_id"])]:
     for h in m.get("evidence_hands") or []:
         ev_of.setdefault(h, m)
 ev = list(ev_of)[:EVIDENCE_SHOWN]
-rows = ui.hand_rows(str(db), tuple(ev), ("hands", "actions", "awards", "violations"))
+rows = ui.hand_rows(str(db), tuple(ev), ("hands", "actions", "awards", "hole_cards", "violations"))
 hands = rows["hands"]
 viol = rows.get("violations")
 if not hands.is_empty():

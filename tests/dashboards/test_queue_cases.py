@@ -60,10 +60,14 @@ def test_a_trio_in_five_overlapping_flags_is_one_case() -> None:
     assert trio["snippet"] == "squeeze by a and b."
 
 
-def test_grouping_needs_two_shared_players() -> None:
+def test_grouping_is_by_containment_not_by_chained_overlap() -> None:
     groups = group_flags([("f1", ["a", "b"]), ("f2", ["b", "c"]), ("f3", ["c", "a", "b"]), ("f4", ["d", "a"])])
     assert groups["f1"] == groups["f2"] == groups["f3"] != groups["f4"]
     assert len(set(group_flags([("f1", ["a", "b"]), ("f2", ["b", "c"])]).values())) == 2
+    # two rings sharing two members stay two cases; the pair inside both joins the stronger ring
+    two = group_flags([("r1", ["a", "b", "c"]), ("r2", ["a", "b", "d"]), ("ab", ["a", "b"])],
+                      {"r1": 0.5, "r2": 0.9, "ab": 0.7})
+    assert two["r1"] != two["r2"] and two["ab"] == two["r2"]
 
 
 def test_tied_scores_are_ordered_by_evidence_strength() -> None:
@@ -248,6 +252,12 @@ def test_why_lines_for_squeeze_and_soft_play() -> None:
     w = why_hand("soft_play", ["a", "b"], soft, "h", fmt)
     assert w.line.startswith("soft play: heads-up, a and b check the flop, turn through")
     assert w.flow == ("b", "a", 100)
+    soft["hole_cards"] = pl.DataFrame([{"hand_id": "h", "player": "b", "cards": "AhKd"},
+                                       {"hand_id": "h", "player": "a", "cards": "7c2s"}])
+    w = why_hand("card_sharing", ["b", "a"], soft, "h", fmt)
+    assert w.line.startswith("card sharing: b folds on the river holding Ah Kd while a is still in with 7c 2s")
+    w = why_hand("chip_dumping", ["a", "b"], soft, "h", fmt)
+    assert w.line.startswith("b loses $1.00 to a, folding on the river to a's bet")
 
 
 def test_results_line_is_thinned_but_keeps_the_last_hand() -> None:
