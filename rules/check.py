@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from parsers.model import Hand
+from parsers.model import NON_FLOP_VARIANTS, Hand
 
 from .clock import clock_findings
 from .findings import Finding
 from .handchecks import hand_findings
+from .money import check_money
 from .profiles import Profile, ProfileMap, load_mapping, load_profile
 from .replay import ActionState, Replay, replay
 from .sequence import sequence_findings
@@ -40,6 +41,9 @@ class CheckedBatch(NamedTuple):
 def check_hand(hand: Hand, prof: Profile) -> HandCheck:
     """Replay one hand and run its per-hand checks (CLOCK.* only when the profile's shot clock is on
     and the hand logs per-action times: ``clock_findings`` returns nothing otherwise)."""
+    if hand.variant in NON_FLOP_VARIANTS:  # stud/draw (issue 12): money checks only, no betting replay
+        rp, found = check_money(hand, prof)
+        return HandCheck(hand, prof, rp, found)
     rp = replay(hand, prof)
     return HandCheck(hand, prof, rp, rp.findings + hand_findings(hand, prof, rp) + clock_findings(hand, prof, rp))
 

@@ -27,7 +27,7 @@ from parsers.formats import (
     pokertracker,
     winamax,
 )
-from parsers.model import Kind
+from parsers.model import Hand, Kind
 from tests.conftest import SHARED
 
 from ._site_helpers import EXPECTED_SUFFIXES, awards, hand_from, kinds, net_of, not_ok, parse_all, put_in
@@ -43,7 +43,7 @@ def tour(*parts: str) -> Path:
     return path
 
 
-def _per_file(fmt: HandFormat, folder: Path) -> tuple[dict[str, tuple[int, int]], Counter[str], list]:
+def _per_file(fmt: HandFormat, folder: Path) -> tuple[dict[str, tuple[int, int]], Counter[str], list[Hand]]:
     """file name -> (hands, quarantined); quarantine reasons (line numbers dropped); all hands."""
     counts: dict[str, tuple[int, int]] = {}
     reasons: Counter[str] = Counter()

@@ -1,0 +1,248 @@
+"""Stud, razz, draw and badugi hands and mixed-game rotations (issue 12, build item 2) on real files.
+
+Expected amounts come from the files' own lines (quoted beside each assertion); the per-game counts
+are the hands of every real PokerStars and Merge file of ``hands/`` and ``tournaments/``, each
+reconciled against the site's totals by the real reconciler. Acting order is checked against the
+game's rules: in stud the lowest up-card brings in (razz: the highest) and from fourth street the
+best board showing acts first (razz: the lowest), which only holds when the up-cards per street
+were read right.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from parsers.base import HandFormat
+from parsers.formats import merge, pokerstars
+from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
+from parsers.registry import sniff_format
+from tests.conftest import SHARED, real_data
+
+from ._site_helpers import EXPECTED_SUFFIXES, FPDB, awards, claims, hand_from, kinds, not_ok, parse_all, put_in, unique
+from .test_tournaments import tour
+
+STARS = (*FPDB, "Stars")
+MERGE = (*FPDB, "Merge")
+
+
+cash = real_data
+
+
+def _games(fmt: HandFormat) -> tuple[list[Hand], Counter[tuple[str, str | None]]]:
+    """Every stud/draw hand and every hand of a rotation the format reads in ``hands/`` and
+    ``tournaments/``, distinct, by (variant, mix)."""
+    files = claims(fmt)
+    root = SHARED / "data" / "tournaments"
+    files += [p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix not in EXPECTED_SUFFIXES
+              and sniff_format(p) is fmt]
+    hands, _ = parse_all(fmt, files)
+    chosen = unique([h for h in hands if game_family(h.variant) != "flop" or h.mix])
+    return chosen, Counter((h.variant, h.mix) for h in chosen)
+
+
+def test_pokerstars_stud_and_draw_hands_per_game_all_reconcile() -> None:
+    tour("Stars")  # skips without the tournament folder
+    hands, games = _games(pokerstars.FORMAT)
+    assert games == {
+        ("badugi", None): 108, ("draw5", None): 37, ("draw27_triple", None): 20, ("draw27_single", None): 4,
+        ("stud", None): 13, ("stud_hilo", None): 7, ("razz", None): 9,
+        # the 8-Game home-game shoot-out and the $400/$800 cash hand; Triple Stud; mixed hold'em / omaha
+        ("holdem", "8-Game"): 48, ("omaha_hilo", "8-Game"): 17, ("omaha", "8-Game"): 1,
+        ("razz", "8-Game"): 19, ("stud", "8-Game"): 16, ("stud_hilo", "8-Game"): 19, ("draw27_triple", "8-Game"): 18,
+        ("stud", "Triple Stud"): 1, ("holdem", "Mixed Hold'em"): 2, ("omaha", "Mixed Omaha"): 1,
+        ("omaha5", "Mixed Omaha"): 1, ("holdem", "Mixed NLH/PLO"): 1,
+    }
+    # every one reconciles against "Total pot X | Rake Y" and the collected lines; one triple-draw
+    # hand is "Hand cancelled"
+    bad = not_ok(hands)
+    assert {k: r["status"] for k, r in bad.items()} == {"pokerstars:20349633663": "cancelled"}
+
+
+def test_merge_stud_and_draw_hands_per_game_all_reconcile() -> None:
+    tour("Merge")
+    hands, games = _games(merge.FORMAT)
+    assert games == {
+        ("draw27_triple", None): 18, ("drawa5_triple", None): 1, ("draw5", None): 1, ("badugi", None): 1,
+        ("stud", None): 1, ("stud_hilo", None): 2, ("razz", None): 1,
+        ("holdem", "HORSE"): 10, ("omaha_hilo", "HORSE"): 4, ("razz", "HORSE"): 4, ("stud_hilo", "HORSE"): 7,
+    }
+    # Merge writes no rake: the implied rake is plausible on every hand; one PL triple draw is cancelled
+    bad = not_ok(hands)
+    assert {k: r["status"] for k, r in bad.items()} == {"merge:31691047-143": "cancelled"}
+
+
+def test_stud_antes_bring_in_and_up_and_down_cards_per_street() -> None:
+    path = cash(*STARS, "Stud", "7-StudHL-USD-0.04-0.08-200911.txt")
+    hand = hand_from(pokerstars.FORMAT, path, "35874487284")
+    # "7 Card Stud Hi/Lo Limit ($0.04/$0.08 USD)", "Table 'Dawn II' 8-max" (no button in stud)
+    assert (hand.variant, hand.betting, hand.small_bet, hand.big_bet) == ("stud_hilo", "FL", 4, 8)
+    assert (hand.bb, hand.sb) == (4, 0)  # bb is the small bet, as in the flop games' fixed limit; no blinds
+    assert hand.button_seat is None and hand.mix is None
+    # four "posts the ante $0.01", "Hero: brings in for $0.02" (live: the callers put in 0.02 each)
+    assert hand.ante == 1 and hand.bring_in == 2
+    assert kinds(hand, Kind.BRING_IN) == [("Hero", 2, 2)]
+    assert put_in(hand) == {"gashpor": 3, "denny501": 3, "Hero": 3, "rdiezchang": 3}
+    assert [s.value for s in dict.fromkeys(a.street for a in hand.actions)] == ["third", "fourth", "fifth", "sixth"]
+    # "Dealt to Hero [5d Ks 2h]": two down, one up; "Dealt to gashpor [Kc 4d] [Qd]" on 5th: Qd up
+    assert [c for c in hand.street_cards if c.player == "Hero"] == [
+        StreetCards("Hero", Street.THIRD, "5dKs", False), StreetCards("Hero", Street.THIRD, "2h", True),
+        StreetCards("Hero", Street.FOURTH, "9h", True), StreetCards("Hero", Street.FIFTH, "Js", True),
+        StreetCards("Hero", Street.SIXTH, "4c", True),
+    ]
+    assert StreetCards("gashpor", Street.FIFTH, "Qd", True) in hand.street_cards
+    # only the hero's cards are hole cards: the others' up-cards are not (they are street cards)
+    assert [(h.player, h.cards, h.provenance) for h in hand.hole_cards] == [("Hero", "5dKs2h9hJs4c", Provenance.DEALT)]
+    # "rdiezchang: bets $0.08", "Uncalled bet ($0.08) returned", "collected $0.12 from pot"
+    assert awards(hand) == [("rdiezchang", 12, 0, 1)] and (hand.site_total_pot, hand.site_rake) == (12, 0)
+
+
+def test_stud_completion_of_the_bring_in() -> None:
+    path = cash(*STARS, "Stud", "7-StudHL-USD-400-800-201701.3bet.fix.txt")
+    hand = hand_from(pokerstars.FORMAT, path, "164954571644")
+    # "8-Game (7 Card Stud Hi/Lo Limit, $400/$800 USD)": the rotation is named, the bets are 400/800
+    assert (hand.mix, hand.variant, hand.small_bet, hand.big_bet) == ("8-Game", "stud_hilo", 40000, 80000)
+    third = [(a.player, a.kind, a.amount, a.raise_to, a.contribution) for a in hand.actions
+             if a.street is Street.THIRD and a.kind is not Kind.POST_ANTE]
+    # "brings in for $120", "Hero: raises $280 to $400" (the completion), then two raises and a call
+    assert third == [
+        ("Player0", Kind.BRING_IN, 12000, None, 12000),
+        ("Hero", Kind.COMPLETE, 28000, 40000, 40000),
+        ("Player0", Kind.RAISE, 40000, 80000, 68000),
+        ("Hero", Kind.RAISE, 40000, 120000, 80000),
+        ("Player0", Kind.CALL, 40000, None, 40000),
+    ]
+    assert (hand.site_total_pot, hand.site_rake) == (332000, 200)
+    assert not_ok([hand]) == {}
+
+
+def _board_key(cards: list[str], razz: bool) -> tuple[tuple[int, int], ...]:
+    """Up-cards ranked for acting order: pairs and trips first, then high cards (razz: aces low; the
+    lowest key acts first there, the highest in stud)."""
+    order = "A23456789TJQK" if razz else "23456789TJQKA"
+    ranks = Counter(order.index(c[0]) for c in cards)
+    return tuple(sorted(((n, r) for r, n in ranks.items()), reverse=True))
+
+
+def _acting_order_checked(hands: list[Hand]) -> tuple[int, int]:
+    """(third streets, later streets) whose first actor the rules of the game predict, asserting each."""
+    thirds = later = 0
+    for hand in hands:
+        if game_family(hand.variant) != "stud" or hand.cancelled or any(a.all_in for a in hand.actions):
+            continue
+        razz = hand.variant == "razz"
+        ups: dict[str, list[str]] = {}
+        folded: set[str] = set()
+        for street in (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH):
+            for c in hand.street_cards:
+                if c.street is street and c.face_up:
+                    ups.setdefault(c.player, []).append(c.cards)
+            acts = [a for a in hand.actions if a.street is street and a.kind is not Kind.POST_ANTE]
+            live = {p: u for p, u in ups.items() if p not in folded}
+            if acts and len(live) > 1:
+                first = acts[0].player
+                if street is Street.THIRD:  # the bring-in: lowest up-card (razz: highest), ties by suit
+                    card = {p: u[0] for p, u in live.items()}
+                    rank = {p: "A23456789TJQK".index(c[0]) if razz else "23456789TJQKA".index(c[0])
+                            for p, c in card.items()}
+                    want = max(rank.values()) if razz else min(rank.values())
+                    if sum(1 for r in rank.values() if r == want) == 1:
+                        assert rank[first] == want, (hand.hand_id, first, card)
+                        assert acts[0].kind in (Kind.BRING_IN, Kind.COMPLETE), hand.hand_id
+                        thirds += 1
+                else:
+                    keys = {p: _board_key(u, razz) for p, u in live.items()}
+                    best = min(keys.values()) if razz else max(keys.values())
+                    if sum(1 for k in keys.values() if k == best) == 1:  # ties go by position: not judged
+                        assert keys[first] == best, (hand.hand_id, street, first, live)
+                        later += 1
+            folded |= {a.player for a in acts if a.kind is Kind.FOLD}
+    return thirds, later
+
+
+def test_stud_streets_are_opened_by_the_board_the_game_names() -> None:
+    tour("Stars")
+    stars, _ = _games(pokerstars.FORMAT)
+    merged, _ = _games(merge.FORMAT)
+    # PokerStars: every stud hand's bring-in and later first actors; Merge's too ("null" down cards)
+    assert _acting_order_checked(stars) == (73, 225)
+    assert _acting_order_checked(merged) == (13, 52)
+
+
+def test_five_card_draw_without_a_draw_marker_and_its_discards() -> None:
+    hand = hand_from(pokerstars.FORMAT, cash(*STARS, "Draw", "5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt"),
+                     "64146221551")
+    # 2011 5 Card Draw writes no "*** FIRST DRAW ***": the discards after the betting start the draw
+    assert (hand.variant, hand.betting, hand.sb, hand.bb) == ("draw5", "FL", 5, 10)
+    assert (hand.small_bet, hand.big_bet) == (10, 20)
+    draws = [(a.street, a.player, a.kind, a.amount, a.cards) for a in hand.actions if a.kind is Kind.DISCARD]
+    # "Player3: discards 2 cards", "Player4: discards 2 cards", "Hero: discards 2 cards [7h Th]"
+    assert draws == [
+        (Street.DRAW1, "Player3", Kind.DISCARD, 2, None), (Street.DRAW1, "Player4", Kind.DISCARD, 2, None),
+        (Street.DRAW1, "Hero", Kind.DISCARD, 2, "7hTh"),
+    ]
+    # "Dealt to Hero [Qd 7h 6c 6h Th]", then "Dealt to Hero [Qd 6c 6h] [4h Td]": the hand after the draw
+    assert hand.street_cards == [StreetCards("Hero", Street.PREDRAW, "Qd7h6c6hTh", False),
+                                 StreetCards("Hero", Street.DRAW1, "4hTd", False)]
+    assert (hand.hole_cards[0].player, hand.hole_cards[0].cards) == ("Hero", "Qd6c6h4hTd")
+    # "Player3 collected $0.10 from side pot", "... $0.43 from main pot"; "Total pot $0.55 ... | Rake $0.02"
+    assert awards(hand) == [("Player3", 10, 1, 1), ("Player3", 43, 0, 1)]
+    assert not_ok([hand]) == {}
+
+
+def test_triple_draw_rounds_discards_and_stands_pat() -> None:
+    hands, _ = parse_all(pokerstars.FORMAT, [cash(*STARS, "Draw", "3-Draw-Limit-USD-0.10-0.20-200911.txt")])
+    hand = next(h for h in hands if h.site_hand_no == "35839001292")
+    assert hand.variant == "draw27_triple" and hand.button_seat == 5
+    by_street = [(a.street.value, a.player, a.kind.value, a.amount) for a in hand.actions
+                 if a.kind in (Kind.DISCARD, Kind.STAND_PAT)]
+    assert by_street == [
+        ("draw1", "rumble1111", "discard", 2), ("draw1", "cypis28", "discard", 2), ("draw1", "bakter9", "discard", 1),
+        ("draw2", "cypis28", "discard", 1), ("draw2", "bakter9", "stand_pat", 0),
+        ("draw3", "cypis28", "stand_pat", 0), ("draw3", "bakter9", "stand_pat", 0),
+    ]
+    # "bakter9: calls $0.18 and is all-in", "Uncalled bet ($0.02) returned to cypis28"
+    assert kinds(hand, Kind.UNCALLED_RETURN) == [("cypis28", 2, -2)]
+    assert awards(hand) == [("bakter9", 201, 0, 1)] and hand.site_rake == 10
+
+
+def test_badugi_tournament() -> None:
+    hands, quarantined = parse_all(pokerstars.FORMAT, [tour("Stars", "Draw", "LBad-USD-SNG8-201011.txt")])
+    # "Tournament #330855877, $1.00+$0.20 USD Badugi Limit - Level VII (300/600)"
+    assert quarantined == [] and len(hands) == 104 and {h.variant for h in hands} == {"badugi"}
+    assert {(h.game_type, h.tournament_id, h.currency) for h in hands} == {("tournament", "330855877", "CHIPS")}
+    assert not_ok(hands) == {}
+    last = hands[-1]
+    assert (last.small_bet, last.big_bet) == (300, 600)
+
+
+def test_merge_stud_null_down_cards_and_bring_in() -> None:
+    hand = hand_from(merge.FORMAT, cash(*MERGE, "Stud", "7-Stud-USD-0.50-1.00-201102.Sample.txt"), "31423297-107")
+    # 'type="7-Stud" stakes="Limit $0.50/$1"', seven ANTE 0.05, 'BRING_IN ... amount="0.10"'
+    assert (hand.variant, hand.small_bet, hand.big_bet, hand.ante, hand.bring_in, hand.button_seat) == (
+        "stud", 50, 100, 5, 10, None)
+    # 'DRAW_DRAWN_CARDS cards="null,null,7s" player="0"': two cards face down, unseen, then the up-card
+    assert [c for c in hand.street_cards if c.player == "Player1"][:3] == [
+        StreetCards("Player1", Street.THIRD, "??", False), StreetCards("Player1", Street.THIRD, "??", False),
+        StreetCards("Player1", Street.THIRD, "7s", True),
+    ]
+    # the hero's 'HOLE cards="4d,3d,Qh"' are the hero's dealt cards
+    assert next(h for h in hand.hole_cards if h.player == "Hero").cards == "4d3dQh"
+    assert not_ok([hand]) == {}
+
+
+def test_merge_draw_events_are_discards_and_stands() -> None:
+    hand = hand_from(merge.FORMAT, cash(*MERGE, "Draw", "3-Draw-Limit-USD-1-2-201104.Sample.with.showdown.txt"),
+                     "33423082-14")
+    # 'DRAW player="3" text="2"', 'DRAW player="1" text="1"', ... 'text="0"' (stands pat)
+    draws = [(a.street.value, a.player, a.kind.value, a.amount) for a in hand.actions
+             if a.kind in (Kind.DISCARD, Kind.STAND_PAT)]
+    assert draws == [
+        ("draw1", "Hero", "discard", 2), ("draw1", "Villain", "discard", 1),
+        ("draw2", "Hero", "discard", 1), ("draw2", "Villain", "stand_pat", 0),
+        ("draw3", "Hero", "stand_pat", 0), ("draw3", "Villain", "stand_pat", 0),
+    ]
+    # 'HOLE cards="Qh,Tc,4s,6h,7h"', then 'DRAW_DRAWN_CARDS cards="9d,9c,4s,6h,7h"': 9d 9c drawn
+    assert [(c.street.value, c.cards) for c in hand.street_cards] == [
+        ("predraw", "QhTc4s6h7h"), ("draw1", "9d9c"), ("draw2", "3c")]
+    # RAISE 2.00 / CALL 1.00 ... 13.50 won of 14.00 put in: 0.50 implied rake
+    assert put_in(hand) == {"Villain": 700, "Hero": 700} and awards(hand) == [("Villain", 1350, 0, 1)]
