@@ -410,26 +410,36 @@ def chip_flow(shared: pl.DataFrame, players: Sequence[str]) -> dict[tuple[str, s
 
     Each hand's losses among the group are split over the group's winners in proportion to
     their wins (integer floor; the remainder goes to the biggest winner), then netted per pair.
+    Vectorised (one join of each hand's losers with its winners): a pair of regulars can share
+    a hundred thousand hands, which a loop over hands took seconds to walk.
     """
-    group = set(players)
-    flow: dict[tuple[str, str], int] = {}
-    if shared.is_empty():
-        return flow
-    for (_hand,), rows in shared.filter(pl.col("player").is_in(list(group))).group_by(
-        ["hand_id"], maintain_order=True
-    ):
-        winners = [(r["player"], r["net"]) for r in rows.iter_rows(named=True) if r["net"] > 0]
-        losers = [(r["player"], -r["net"]) for r in rows.iter_rows(named=True) if r["net"] < 0]
-        total_won = sum(w for _, w in winners)
-        if not winners or not losers:
-            continue
-        winners.sort(key=lambda x: (-x[1], x[0]))
-        for loser, lost in losers:
-            moved = min(lost, total_won)
-            shares = [moved * w // total_won for _, w in winners]
-            shares[0] += moved - sum(shares)
-            for (winner, _), share in zip(winners, shares, strict=True):
-                flow[(loser, winner)] = flow.get((loser, winner), 0) + share
+    group = list(dict.fromkeys(players))
+    if shared.is_empty() or len(group) < 2:
+        return {}
+    # hands and players as small integers for the joins (string keys cost most of the time)
+    rows = shared.filter(pl.col("player").is_in(group)).select(
+        pl.col("hand_id").cast(pl.Categorical).to_physical().alias("hand_id"),
+        pl.col("player").replace_strict({p: i for i, p in enumerate(sorted(group))}, return_dtype=pl.Int32),
+        pl.col("net").cast(pl.Int64))
+    winners = rows.filter(pl.col("net") > 0).rename({"player": "winner", "net": "won"})
+    losers = rows.filter(pl.col("net") < 0).select("hand_id", pl.col("player").alias("loser"),
+                                                   (-pl.col("net")).alias("lost"))
+    if winners.is_empty() or losers.is_empty():
+        return {}
+    # per hand: the group's total won and its biggest winner (ties by name), who takes the remainder
+    top = (winners.sort(["hand_id", "won", "winner"], descending=[False, True, False])
+           .group_by("hand_id", maintain_order=True)
+           .agg(pl.col("won").sum().alias("total_won"), pl.col("winner").first().alias("top")))
+    x = losers.join(winners, on="hand_id").join(top, on="hand_id").with_columns(
+        pl.min_horizontal("lost", "total_won").alias("moved"))
+    x = x.with_columns((pl.col("moved") * pl.col("won") // pl.col("total_won")).alias("share"))
+    rest = x.group_by(["hand_id", "loser"]).agg((pl.col("moved").first() - pl.col("share").sum()).alias("rest"))
+    x = x.join(rest, on=["hand_id", "loser"]).with_columns(
+        pl.when(pl.col("winner") == pl.col("top")).then(pl.col("share") + pl.col("rest"))
+        .otherwise(pl.col("share")).alias("share"))
+    names = sorted(group)
+    flow = {(names[a], names[b]): int(v) for a, b, v in
+            x.group_by(["loser", "winner"]).agg(pl.col("share").sum()).iter_rows()}
     net: dict[tuple[str, str], int] = {}
     for (a, b), v in flow.items():
         back = flow.get((b, a), 0)

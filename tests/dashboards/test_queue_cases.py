@@ -273,3 +273,36 @@ def test_results_line_is_thinned_but_keeps_the_last_hand() -> None:
     s = results_series(hands, pl.DataFrame())
     assert MAX_POINTS // 2 < s.height <= MAX_POINTS + 1
     assert s["hand"].max() == n and s["amount"].max() == float(n)  # $1 a hand, to the last hand
+
+
+def _chip_flow_by_hand(shared: pl.DataFrame, players: list[str]) -> dict[tuple[str, str], int]:
+    """The chip-flow rule written hand by hand (the loop data.chip_flow replaced)."""
+    group, flow = set(players), dict[tuple[str, str], int]()
+    for (_h,), rows in shared.filter(pl.col("player").is_in(list(group))).group_by(["hand_id"]):
+        winners = sorted(((r["player"], r["net"]) for r in rows.iter_rows(named=True) if r["net"] > 0),
+                         key=lambda x: (-x[1], x[0]))
+        losers = [(r["player"], -r["net"]) for r in rows.iter_rows(named=True) if r["net"] < 0]
+        total = sum(w for _, w in winners)
+        for loser, lost in losers if winners else []:
+            moved = min(lost, total)
+            shares = [moved * w // total for _, w in winners]
+            shares[0] += moved - sum(shares)
+            for (winner, _), share in zip(winners, shares, strict=True):
+                flow[(loser, winner)] = flow.get((loser, winner), 0) + share
+    return {k: v - flow.get((k[1], k[0]), 0) for k, v in sorted(flow.items()) if v > flow.get((k[1], k[0]), 0)}
+
+
+def test_vectorised_chip_flow_matches_the_hand_by_hand_rule() -> None:
+    import random
+
+    from dashboards.data import chip_flow
+
+    rng = random.Random(5)
+    for _ in range(200):
+        rows = [{"hand_id": f"h{h}", "table_name": "T", "started_at": T0, "player": p,
+                 "net": rng.choice([0, rng.randint(-500, 500)])}
+                for h in range(rng.randint(0, 25)) for p in rng.sample("abcd", rng.randint(1, 4))]
+        shared = pl.DataFrame(rows, schema={"hand_id": pl.String, "table_name": pl.String,
+                                            "started_at": pl.Datetime("us"), "player": pl.String, "net": pl.Int64})
+        group = rng.sample(list("abcd"), rng.randint(2, 4))
+        assert chip_flow(shared, group) == _chip_flow_by_hand(shared, group)
