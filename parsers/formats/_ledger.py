@@ -66,6 +66,10 @@ class Ledger:
         """A call written as the chips it adds."""
         self.added(player, Kind.CALL, amount, all_in)
 
+    def draw(self, player: str, count: int, cards: str | None = None) -> None:
+        """A draw (stud/draw games): ``count`` cards thrown, or none (stands pat); no chips move."""
+        self._push(player, Kind.DISCARD if count else Kind.STAND_PAT, count, None, cards=cards)
+
     def show(self, player: str, kind: Kind, cards: str | None) -> None:
         self._push(player, kind, None, None, cards=cards)
 

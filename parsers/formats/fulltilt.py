@@ -15,7 +15,12 @@ rake, and run-it-twice hands write "wins pot 1/2". Decisions:
   summary's "Total pot $x ... | Rake $y".
 * Time: the header's "[hh:mm:ss ET - yyyy/mm/dd]" (or the main clock when it is ET) is US
   Eastern, converted to naive UTC; a main clock in CET is Central European (Europe/Paris rules).
-* Stud, draw, Badugi, Razz, Irish and Courchevel are quarantined as unsupported variants;
+* Stud, razz, draw and badugi (issue 12): "*** 3RD STREET ***".."*** 7TH STREET ***" and "*** HOLE
+  CARDS ***", "*** FIRST DRAW ***".. ("*** DRAW ***" in single draw) are their streets; "brings in
+  for", "completes it to", "discards N cards [..]" and "stands pat" their actions; "Dealt to P
+  [down] [up]" (third street) and "[earlier] [new]" their cards per street. FT's 10-Game tables
+  name no rotation in the header: each hand is read as its own game, ``mix`` stays None.
+* Irish and Courchevel are quarantined as unsupported variants;
   unknown lines in the betting quarantine the hand with the line; observers' chat, time-bank and
   connection notices are ignored; Holdem Manager archive markers ("BEGIN", "*** # 1 ***") are
   dropped before blocks are cut.
@@ -33,7 +38,21 @@ from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._cards import rank_first_cards
 from parsers.formats._ledger import Ledger
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.model import (
+    DRAW_STREETS,
+    Award,
+    Board,
+    Hand,
+    HoleCards,
+    Kind,
+    ParseError,
+    Provenance,
+    Quarantined,
+    Seat,
+    Street,
+    StreetCards,
+    game_family,
+)
 from parsers.money import to_units
 from parsers.reading import Block, iter_blocks, iter_lines
 
@@ -74,10 +93,28 @@ _COLLECTED = re.compile(r"^Seat \d+: (?P<rest>.+?) (?:collected|and won) \((?P<a
 _EASTERN = ZoneInfo("America/New_York")
 _CET = ZoneInfo("Europe/Paris")
 _UNSUPPORTED = ("stud", "razz", "draw", "badugi", "irish", "courchevel", "8-game", "horse")
+#: stud and draw games as Full Tilt names them, betting words removed (issue 12)
+_GAMES = {"stud hi": "stud", "stud h/l": "stud_hilo", "razz": "razz", "5 card stud": "stud5",
+          "2-7 triple draw": "draw27_triple", "2-7 single draw": "draw27_single", "5 card draw": "draw5",
+          "a-5 triple draw": "drawa5_triple", "badugi": "badugi"}
+_BETTING_WORDS = (("no limit ", "NL"), ("pot limit ", "PL"), ("limit ", "FL"), ("fl ", "FL"))
+_GAME_STREETS = {"3RD STREET": Street.THIRD, "4TH STREET": Street.FOURTH, "5TH STREET": Street.FIFTH,
+                 "6TH STREET": Street.SIXTH, "7TH STREET": Street.SEVENTH, "HOLE CARDS": Street.PREDRAW,
+                 "FIRST DRAW": Street.DRAW1, "DRAW": Street.DRAW1, "SECOND DRAW": Street.DRAW2,
+                 "THIRD DRAW": Street.DRAW3}
+_GAME_LINE = re.compile(
+    r"^(?P<p>.+?) (?:(?P<v>brings in for|completes it to) (?P<a>[$€£]?[\d,.]+)(?P<allin>, and is all in)?"
+    r"|(?P<d>discards (?P<n>\d+) cards?(?: \[(?P<c>[^]]*)\])?|stands pat(?: on \[(?P<pat>[^]]*)\])?))\s*$"
+)
+_DEALT_MORE = re.compile(r" is dealt \d+ cards?\s*$")
+_GAME_NOTICE = re.compile(r"(?: is high with \[[^]]*\]|^No low hand qualified)\s*$")
 
 
 def _game(text: str) -> tuple[str, str]:
     low = text.lower()
+    for prefix, structure in _BETTING_WORDS:
+        if low.startswith(prefix) and low[len(prefix):].strip() in _GAMES:
+            return _GAMES[low[len(prefix):].strip()], structure
     for word in _UNSUPPORTED:
         if word in low:
             raise ParseError(f"unsupported variant: {text.strip()}")
@@ -184,15 +221,25 @@ class FullTiltFormat(TextHandFormat):
         )
         if stakes["ante"]:
             hand.ante = _amount(stakes["ante"], scale)
-        _read_body(hand, lines, scale)
-        if betting == "FL":  # the header's "$2.50/$5" are the bet sizes, not the blinds
+        family = game_family(variant)
+        _read_body(hand, lines, scale, family)
+        if family != "flop" and betting == "FL":
+            hand.small_bet, hand.big_bet = hand.sb, hand.bb
+        if family == "stud":  # no blinds: bb is the small bet (as in the flop games' fixed limit)
+            hand.sb, hand.bb = 0, hand.sb if betting == "FL" else hand.bb
+            hand.bring_in = next((a.amount or 0 for a in hand.actions if a.kind is Kind.BRING_IN), 0)
+        elif betting == "FL":  # the header's "$2.50/$5" are the bet sizes, not the blinds
             fixed_limit_blinds(hand, hand.sb)
         return hand
 
 
-def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
+def _read_body(hand: Hand, lines: list[str], scale: int, family: str = "flop") -> None:
     stacks: dict[str, int] = {}
     led = Ledger()
+    game = family != "flop"
+    if game:
+        led.street = Street.THIRD if family == "stud" else Street.PREDRAW
+    held: dict[str, str] = {}  # stud/draw: each player's cards as last dealt
     boards: dict[int, str] = {}
     shown: set[str] = set()
     summary = False
@@ -217,6 +264,16 @@ def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
             if line.startswith("*** SUMMARY"):
                 summary = True
                 continue
+            label = line[4:].partition(" ***")[0]
+            if game and label in _GAME_STREETS:
+                to = _GAME_STREETS[label]
+                if (family == "stud") != (to not in DRAW_STREETS):
+                    raise ParseError(f"street {line!r} in a {family} game", no)
+                if to is not led.street:
+                    led.new_street(to)
+                continue
+            if game and label.startswith("SHOW DOWN"):
+                continue
             street = _STREET.match(line)
             if street is not None:
                 kind = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}[street.group(1)]
@@ -240,6 +297,14 @@ def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
         if button is not None:
             hand.button_seat = int(button.group(1))
             continue
+        if game and line.startswith("Dealt to "):
+            _game_dealt(hand, led.street, line[9:], stacks, held, family == "stud", no)
+            continue
+        if game and (g := _GAME_LINE.match(line)) is not None and g["p"] in stacks:
+            _game_act(led, stacks, g, scale, held)
+            continue
+        if game and (_DEALT_MORE.search(line) or _GAME_NOTICE.search(line)):
+            continue  # "P is dealt 2 cards" (the discard says it), "P is high with [Kh]" (razz's bring-in)
         dealt = _DEALT.match(line)
         if dealt is not None:
             hand.hero = dealt["p"]
@@ -298,6 +363,54 @@ def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
             raise ParseError("truncated hand: no winner written")
     hand.actions = led.actions
     hand.boards = [Board(n, cards) for n, cards in sorted(boards.items())]
+    if game:
+        known = [p for p in held if any(c.player == p and not c.face_up for c in hand.street_cards)]
+        if len(known) == 1:
+            hand.hero = known[0]
+            others = [h for h in hand.hole_cards if h.player != known[0]]
+            hand.hole_cards = [HoleCards(known[0], held[known[0]], Provenance.DEALT), *others]
+
+
+def _game_dealt(hand: Hand, street: Street, rest: str, stacks: dict[str, int], held: dict[str, str],
+                stud: bool, no: int) -> None:
+    """'Dealt to P [5h 3c] [Td]': stud's down cards then its up-card on third street, '[earlier]
+    [new]' later (seventh street's new card face down); in draw games the deal, then '[kept] [drawn]'."""
+    cut = rest.find(" [")
+    while cut != -1 and rest[:cut] not in stacks:
+        cut = rest.find(" [", cut + 2)
+    if cut == -1:
+        raise ParseError(f"cards dealt to unseated player {rest!r}", no)
+    player = rest[:cut]
+    groups = [_cards(g) for g in re.findall(r"\[([^]]*)\]", rest[cut:])]
+    if not groups:
+        raise ParseError(f"unreadable Dealt to line {rest!r}", no)
+    new = groups[-1]
+    rows = hand.street_cards
+    if not stud:
+        rows.append(StreetCards(player, street, new, False))
+    elif street is Street.THIRD and len(groups) == 2:
+        rows.append(StreetCards(player, street, groups[0], False))
+        rows.append(StreetCards(player, street, new, True))
+    elif street is Street.THIRD and len(new) > 2:  # all three in one bracket
+        rows.append(StreetCards(player, street, new[:-2], False))
+        rows.append(StreetCards(player, street, new[-2:], True))
+    else:
+        rows.append(StreetCards(player, street, new, street is not Street.SEVENTH))
+    held[player] = "".join(groups)
+
+
+def _game_act(led: Ledger, stacks: dict[str, int], g: re.Match[str], scale: int, held: dict[str, str]) -> None:
+    player = g["p"]
+    if g["d"] is not None:
+        thrown = g["c"] if g["n"] is not None else g["pat"]
+        led.draw(player, int(g["n"] or 0), _cards(thrown) if thrown else None)
+        return
+    value = to_units(g["a"], scale)
+    all_in = bool(g["allin"])
+    if g["v"] == "brings in for":
+        led.post(player, Kind.BRING_IN, value, all_in or led.total_in.get(player, 0) + value >= stacks[player])
+    else:
+        led.raised_to(player, Kind.COMPLETE, value, all_in=all_in)
 
 
 def _act(hand: Hand, led: Ledger, stacks: dict[str, int], m: re.Match[str], scale: int) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import merge, pokerstars
+from parsers.formats import fulltilt, merge, pokerstars
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -22,6 +22,7 @@ from ._site_helpers import EXPECTED_SUFFIXES, FPDB, awards, claims, hand_from, k
 from .test_tournaments import tour
 
 STARS = (*FPDB, "Stars")
+ACTING_FT = (39, 69)  # Full Tilt third streets and later streets judged (ties by position are not)
 MERGE = (*FPDB, "Merge")
 
 
@@ -246,3 +247,30 @@ def test_merge_draw_events_are_discards_and_stands() -> None:
         ("predraw", "QhTc4s6h7h"), ("draw1", "9d9c"), ("draw2", "3c")]
     # RAISE 2.00 / CALL 1.00 ... 13.50 won of 14.00 put in: 0.50 implied rake
     assert put_in(hand) == {"Villain": 700, "Hero": 700} and awards(hand) == [("Villain", 1350, 0, 1)]
+
+
+def test_full_tilt_stud_and_draw_hands_per_game_all_reconcile() -> None:
+    tour("FTP")
+    hands, games = _games(fulltilt.FORMAT)
+    assert games == {
+        ("draw27_triple", None): 70, ("draw27_single", None): 12, ("draw5", None): 3, ("drawa5_triple", None): 1,
+        ("badugi", None): 12, ("stud", None): 27, ("stud_hilo", None): 11, ("razz", None): 12, ("stud5", None): 1,
+    }
+    assert not_ok(hands) == {}  # "Total pot $x | Rake $y" and every "wins the pot ($x)" agree
+    # the bring-in and the first actor of every later street follow the boards FT dealt
+    assert _acting_order_checked(hands) == ACTING_FT
+
+
+def test_full_tilt_stud_cards_and_completion() -> None:
+    path = cash(*FPDB, "FTP", "Stud", "7-Stud-USD-3-6-20106.Steal.from.CO.Success.txt")
+    hand = hand_from(fulltilt.FORMAT, path, "21536266313")
+    # "$3/$6 Ante $0.50 - Limit Stud Hi": bets 3/6, seven "antes $0.50"
+    assert (hand.variant, hand.small_bet, hand.big_bet, hand.bb, hand.sb, hand.ante) == ("stud", 300, 600, 300, 0, 50)
+    # "Dealt to Hero [5h 3c] [Td]": down, then up; "goulartarm brings in for $1", "kwuiyhw completes it to $3"
+    assert [c for c in hand.street_cards if c.player == "Hero"] == [
+        StreetCards("Hero", Street.THIRD, "5h3c", False), StreetCards("Hero", Street.THIRD, "Td", True)]
+    assert kinds(hand, Kind.BRING_IN) == [("goulartarm", 100, 100)] and hand.bring_in == 100
+    assert [(a.player, a.raise_to, a.contribution) for a in hand.actions if a.kind is Kind.COMPLETE] == [
+        ("kwuiyhw", 300, 300)]
+    # "Uncalled bet of $2 returned to kwuiyhw", "kwuiyhw wins the pot ($5.50)": 7 x 0.50 + 1 + 1 (3 - 2)
+    assert awards(hand) == [("kwuiyhw", 550, 0, 1)] and not_ok([hand]) == {}
