@@ -37,7 +37,12 @@ totals (``bet``, ``win``) instead of pots and rake. Decisions, all documented he
   written as an all-in call of 0.
 * Games with no ``win``/``bet`` totals at all (fpdb's "partial format": blinds only, hand never
   finished) and games listing fewer than two players are quarantined.
-* Stud games and Six Plus (short deck) are quarantined as unsupported variants; a game whose
+* 7 Card Stud and Stud Hi-Lo (issue 12): round 0 holds the antes, round 2 third street (type 16 is
+  the bring-in; the first bet or raise over it the completion), rounds 3-6 fourth to seventh street;
+  each street's ``<cards type="Third Street">X X D5</cards>`` are the player's new cards ("X" face
+  down and unseen; third street two down and one up, seventh street down). The hero's cards are
+  dealt; an opponent whose every card the export shows was shown.
+* 5 Card Stud, draw games and Six Plus (short deck) are quarantined as unsupported variants; a game whose
   name is missing ("PL €0.50/€1", 5-card PLO in fpdb's files) is named from the hole-card count.
 """
 
@@ -53,7 +58,20 @@ from typing import BinaryIO
 
 from parsers.base import HandFormat, read_guarded
 from parsers.formats._ledger import Ledger
-from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.model import (
+    Award,
+    Board,
+    Hand,
+    HoleCards,
+    Kind,
+    ParseError,
+    Provenance,
+    Quarantined,
+    Seat,
+    Street,
+    StreetCards,
+    game_family,
+)
 from parsers.money import to_units
 
 _CHUNK = 1 << 20
@@ -75,6 +93,12 @@ _BETTING = {"NL": "NL", "SL": "NL", "LZ": "NL", "БЛ": "NL", "No limit": "NL", 
 _VARIANTS = {"holdem": "holdem", "omaha": "omaha", "omaha hi-lo": "omaha_hilo"}
 _BY_CARDS = {2: "holdem", 4: "omaha", 5: "omaha5", 6: "omaha6"}
 _STREETS = {1: Street.PREFLOP, 2: Street.FLOP, 3: Street.TURN, 4: Street.RIVER}
+#: 7-card stud: rounds (0 the antes) and card types to streets
+_STUD_ROUNDS = {0: Street.THIRD, 1: Street.THIRD, 2: Street.THIRD, 3: Street.FOURTH, 4: Street.FIFTH,
+                5: Street.SIXTH, 6: Street.SEVENTH}
+_STUD_CARDS = {"Third Street": Street.THIRD, "Fourth Street": Street.FOURTH, "Fifth Street": Street.FIFTH,
+               "Sixth Street": Street.SIXTH, "River": Street.SEVENTH}
+_STUD_GAMES = {"7 card stud": "stud", "7 card stud hi-lo": "stud_hilo"}
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "RSD": "RSD"}
 _MONTHS = {m: i for i, m in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), start=1)}
@@ -256,7 +280,10 @@ class IPokerFormat(HandFormat):
         )
         if sb_text is not None and bb_text is not None:
             hand.sb, hand.bb = _money(sb_text, scale), _money(bb_text, scale)
-            if betting == "FL" and not session.gametype.startswith("LH"):
+            if game_family(variant) == "stud":  # the bets; no blinds (bb is the small bet, as in FL)
+                hand.small_bet, hand.big_bet = hand.sb, hand.bb
+                hand.sb, hand.bb = 0, hand.small_bet
+            elif betting == "FL" and not session.gametype.startswith("LH"):
                 # "Holdem L $5/$10" names the bets: the big blind is the small bet, the small
                 # blind is read from its post (not always half: $0.02/$0.05 on $0.05/$0.10)
                 hand.sb, hand.bb = 0, _money(sb_text, scale)
@@ -306,6 +333,10 @@ def _parse_date(text: str) -> datetime | None:
 def _game_type(gametype: str, game: ET.Element) -> tuple[str, str, str | None, str | None]:
     """(variant, betting, small blind text, big blind text); unsupported games raise."""
     low = gametype.lower()
+    stud = re.match(r"^(?P<name>7 Card Stud(?: Hi-Lo)?) L(?:\s+(?P<sb>\D*[\d.,]+)\s*/\s*(?P<bb>\D*[\d.,]+))?\s*$",
+                    gametype.strip())
+    if stud is not None:
+        return _STUD_GAMES[stud["name"].lower()], "FL", stud["sb"], stud["bb"]
     if "stud" in low or "razz" in low or "draw" in low:
         raise ParseError(f"unsupported variant: {_STUD_LIMIT.sub('', gametype)}")
     if "six plus" in low:
@@ -393,11 +424,15 @@ def _read_game(hand: Hand, game: ET.Element, general: ET.Element, session: _Sess
     dealt: set[str] = set()
     board: list[str] = []
     actions: list[tuple[int, int, ET.Element]] = []
+    stud = game_family(hand.variant) == "stud"
+    held: dict[str, list[str]] = {}
     for rnd in game.iter("round"):
         round_no = int(rnd.get("no", "-1"))
         for el in rnd:
             if el.tag == "action":
                 actions.append((round_no, int(el.get("no", "0")), el))
+            elif el.tag == "cards" and stud:
+                _stud_cards(hand, el, held, dealt)
             elif el.tag == "cards":
                 kind = el.get("type", "")
                 if kind == "Pocket":
@@ -417,8 +452,15 @@ def _read_game(hand: Hand, game: ET.Element, general: ET.Element, session: _Sess
                     board.append(cards)
     actions.sort(key=lambda a: (a[0], a[1]))
 
-    led, first_sb, first_bb = _replay(hand, actions, stacks, scale)
+    led, first_sb, first_bb = _replay(hand, actions, stacks, scale, _STUD_ROUNDS if stud else None)
+    if stud:
+        _stud_hands(hand, held, hero)
+        hand.bring_in = next((a.amount or 0 for a in led.actions if a.kind is Kind.BRING_IN), 0)
+        if not hand.bb:  # a tournament's "7 Card Stud L" writes no bets: the completion, else the bring-in
+            hand.bb = next((a.raise_to or 0 for a in led.actions if a.kind is Kind.COMPLETE), 0) or hand.bring_in
     wrong = _disagreement(led, actions, written_bet, scale)
+    if wrong and stud and _stud_raise_counts_the_ante(led, actions, written_bet):
+        wrong = None
     if wrong and not session.new_export:
         raise ParseError(wrong)
     if not hand.bb:
@@ -447,16 +489,68 @@ def _read_game(hand: Hand, game: ET.Element, general: ET.Element, session: _Sess
         hand.boards.append(Board(1, "".join(board)))
 
 
+def _stud_cards(hand: Hand, el: ET.Element, held: dict[str, list[str]], dealt: set[str]) -> None:
+    """One stud ``<cards>`` row: the player's new cards on a street ("X": face down, unseen)."""
+    street = _STUD_CARDS.get(el.get("type", ""))
+    if street is None:
+        raise ParseError(f"unrecognised stud cards {el.get('type')!r}")
+    owner = el.get("player", "")
+    cards = ["??" if t.upper() == "X" else _card(t) for t in (el.text or "").split()]
+    if not cards:
+        return
+    dealt.add(owner)
+    rows = hand.street_cards
+    if street is Street.THIRD:
+        if len(cards) != 3:
+            raise ParseError(f"{len(cards)} third-street cards for {owner!r}")
+        rows.append(StreetCards(owner, street, "".join(cards[:2]), False))
+        rows.append(StreetCards(owner, street, cards[2], True))
+    else:
+        rows.append(StreetCards(owner, street, "".join(cards), street is not Street.SEVENTH))
+    held.setdefault(owner, []).extend(cards)
+
+
+def _stud_raise_counts_the_ante(led: Ledger, actions: list[tuple[int, int, ET.Element]],
+                                written_bet: dict[str, int]) -> bool:
+    """In 7 Card Stud the export's ``bet`` total of a player who raised with a type 23 (raise to)
+    counts that player's ante a second time (2011 STT: ante 8, "23 sum=120", bet 376 for 8 + 120 +
+    120 + 120; the winner's ``win`` is what every other reading puts in, so the chips are right):
+    True when that is every disagreement of the hand."""
+    raised = {el.get("player", "") for _, _, el in actions if el.get("type") == "23"}
+    ante = {a.player: a.contribution for a in led.actions if a.kind is Kind.POST_ANTE}
+    for name, total in written_bet.items():
+        gap = total - led.total_in.get(name, 0)
+        if gap and not (name in raised and gap == ante.get(name)):
+            return False
+    return True
+
+
+def _stud_hands(hand: Hand, held: dict[str, list[str]], hero: str | None) -> None:
+    """The hero's cards as dealt; an opponent's, when every one was written (a showdown), as shown."""
+    for owner, cards in held.items():
+        if "??" in cards:
+            continue
+        if owner == hero:
+            hand.hero = owner
+            hand.hole_cards.append(HoleCards(owner, "".join(cards), Provenance.DEALT))
+        else:
+            hand.hole_cards.append(HoleCards(owner, "".join(cards), Provenance.SHOWN))
+
+
 def _replay(hand: Hand, actions: list[tuple[int, int, ET.Element]], stacks: dict[str, int],
-            scale: int) -> tuple[Ledger, int, int]:
-    """Run the ordered actions through a ledger (blinds, antes, then betting by ``no``)."""
+            scale: int, stud_rounds: dict[int, Street] | None = None) -> tuple[Ledger, int, int]:
+    """Run the ordered actions through a ledger (blinds, antes, then betting by ``no``); in stud
+    (``stud_rounds``) antes, the bring-in (type 16) and the completion over it."""
     led = Ledger()
     first_sb = first_bb = 0
+    completed = False
+    if stud_rounds is not None:
+        led.street = Street.THIRD
     for round_no, no, el in actions:
         player, atype = el.get("player", ""), el.get("type", "")
         if player not in stacks:
             raise ParseError(f"action {no} by a player not in the seat list: {player!r}")
-        street = _STREETS.get(max(round_no, 1))
+        street = _STREETS.get(max(round_no, 1)) if stud_rounds is None else stud_rounds.get(round_no)
         if street is None:
             raise ParseError(f"unexpected round {round_no}")
         if street is not led.street:
@@ -468,6 +562,16 @@ def _replay(hand: Hand, actions: list[tuple[int, int, ET.Element]], stacks: dict
             continue
         value = _money(written, scale)
         reaches_stack = value > 0 and led.total_in.get(player, 0) + value >= stacks[player]
+        if stud_rounds is not None and atype == "16":
+            led.post(player, Kind.BRING_IN, value, reaches_stack)
+            continue
+        if stud_rounds is not None and street is Street.THIRD and not completed and atype in ("5", "6", "23"):
+            completed = True  # the first bet or raise over the bring-in completes it
+            before = led.street_in.get(player, 0)
+            to = value if atype == "23" else before + value
+            led.raised_to(player, Kind.COMPLETE, to, value, all_in=led.total_in.get(player, 0) + to - before
+                          >= stacks[player])
+            continue
         if atype in _SITTING:
             if value:
                 raise ParseError(f"action type {atype} moves chips ({value})")

@@ -52,7 +52,7 @@ def test_every_ipoker_game_parses_or_has_a_named_reason(corpus):
     )
     kinds = Counter(re.sub(r" \d+.*", "", q.reason.split(":")[0]) for q in bad)
     assert kinds == {
-        "unsupported variant": 9,  # 8 stud games, 1 Six Plus (short deck)
+        "unsupported variant": 2,  # 5 Card Stud, Six Plus (short deck); 7-card stud is read (issue 12)
         "partial export": 31,  # fpdb's partial.format: blinds only, no win/bet totals written
         "actions put in": 1,  # HHSmithy's hand-made 10-seat sample: a seat copied without actions
         "1 player(s) listed": 1,  # HHSmithy's InValidHand sample
@@ -165,10 +165,13 @@ def test_tournament_chips():
     assert {s.stack for s in h.seats} == {1500}  # chips="1,500"
 
 
-def test_stud_is_quarantined_as_unsupported():
+def test_seven_card_stud_is_read_and_five_card_stud_is_not():
     recs = list(FORMAT.parse(real_data(*FPDB, "iPoker", "Stud", "7-StudHL-EUR-0.05-0.10-201405.txt")))
-    assert {r.reason for r in recs if isinstance(r, Quarantined)} == {"unsupported variant: 7 Card Stud Hi-Lo"}
-    assert not any(isinstance(r, Hand) for r in recs)
+    hands = [r for r in recs if isinstance(r, Hand)]
+    assert len(hands) == 5 and {h.variant for h in hands} == {"stud_hilo"} and len(recs) == 5
+    five_card = real_data(*FPDB, "iPoker", "Stud", "5-StudL-USD-0.05-0.10-201111.Sample.with.showdown.xml")
+    five = list(FORMAT.parse(five_card))
+    assert [r.reason for r in five if isinstance(r, Quarantined)] == ["unsupported variant: 5 Card Stud"]
 
 
 def test_truncated_game_is_quarantined_and_the_rest_loads(tmp_path):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import fulltilt, merge, pokerstars
+from parsers.formats import fulltilt, ipoker, merge, pokerstars
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -22,6 +22,7 @@ from ._site_helpers import EXPECTED_SUFFIXES, FPDB, awards, claims, hand_from, k
 from .test_tournaments import tour
 
 STARS = (*FPDB, "Stars")
+ACTING_IPOKER = (88, 197)  # iPoker: the same, over the sit & go and cash stud games
 ACTING_FT = (39, 69)  # Full Tilt third streets and later streets judged (ties by position are not)
 MERGE = (*FPDB, "Merge")
 
@@ -274,3 +275,29 @@ def test_full_tilt_stud_cards_and_completion() -> None:
         ("kwuiyhw", 300, 300)]
     # "Uncalled bet of $2 returned to kwuiyhw", "kwuiyhw wins the pot ($5.50)": 7 x 0.50 + 1 + 1 (3 - 2)
     assert awards(hand) == [("kwuiyhw", 550, 0, 1)] and not_ok([hand]) == {}
+
+
+def test_ipoker_seven_card_stud_all_reconcile() -> None:
+    tour("iPoker")
+    hands, games = _games(ipoker.FORMAT)
+    # 117 games of a 2011 sit & go, 2 cash stud and 5 stud hi-lo games; 5 Card Stud stays unsupported
+    assert games == {("stud", None): 119, ("stud_hilo", None): 5}
+    # no rake or total is written: every tournament game's wins are exactly what was put in
+    assert not_ok(hands) == {}
+    assert _acting_order_checked(hands) == ACTING_IPOKER
+
+
+def test_ipoker_stud_bring_in_completion_and_the_ante_counted_twice() -> None:
+    path = tour("iPoker", "Stud", "7-StudHi-USD-STT-5-201103.txt")
+    hands = [h for h in ipoker.FORMAT.parse(path) if isinstance(h, Hand)]
+    hand = next(h for h in hands if any(a.player == "Player20" and a.raise_to == 120 and a.street is Street.THIRD
+                                        for a in h.actions) and h.bring_in == 15)
+    # ante 8 each; "type=16 sum=15" brings in, "type=5 sum=60" completes, "type=23 sum=120" raises to 120
+    third = [(a.player, a.kind.value, a.raise_to, a.contribution) for a in hand.actions
+             if a.street is Street.THIRD and a.kind in (Kind.BRING_IN, Kind.COMPLETE, Kind.RAISE)]
+    assert third == [("Player13", "bring_in", None, 15), ("Player2", "complete", 60, 60),
+                     ("Player20", "raise", 120, 120)]
+    # the export's bet="376" for Player20 is 8 more than the 8 + 120 + 120 + 120 put in (the raise-to
+    # counts the ante again); Player5's win="1,398" is exactly everyone's chips as read
+    assert put_in(hand)["Player20"] == 368 and awards(hand) == [("Player5", 1398, 0, 1)]
+    assert (hand.bb, hand.bring_in) == (60, 15)  # "7 Card Stud L" writes no bets: bb is the completion
