@@ -80,8 +80,9 @@ def review(
     return finding(hand_id, seq, rule_id, REVIEW, expected, actual, message, outcomes)
 
 
-#: the seed citation a message ends with (`` [file] «passage»``)
-_CITATION = re.compile(r" \[[^\]]*\] «[^»]*»$")
+#: the seed citation a message ends with (`` [file] «passage»``, or ``rules.citations.citation``'s
+#: `` — <book>, <article>: [file] «passage»``)
+_CITATION = re.compile(r"(?: — [^«»\[\]]*:)? \[[^\]]*\] «[^»]*»$")
 
 
 def uncited(message: str) -> str:

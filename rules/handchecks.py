@@ -17,8 +17,9 @@ from functools import lru_cache
 
 from parsers.model import Action, Hand, Kind
 
+from .articles import cite_article, cite_house
 from .cards import card_ids
-from .findings import DATA, ERROR, INFO, WARNING, Finding, finding, fmt
+from .findings import DATA, ERROR, INFO, WARNING, Finding, finding, fmt, review
 from .pots import check_pots
 from .profiles import Profile
 from .rake import MAX_IMPLIED_RAKE_PCT, Rake, rake_of
@@ -163,7 +164,7 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                     )
                 )
                 continue
-            if utg_straddled:
+            if utg_straddled and prof.mississippi_void_if_utg:  # R003 «se anula la posibilidad»
                 out.append(
                     Finding(
                         hid,
@@ -228,7 +229,8 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                             f"{who} double-straddled out of position." + cite("STRADDLE.DOUBLE"),
                         )
                     )
-                need = (prof.double_min_x_straddle or 2) * prev_amount
+                # no minimum where the profile gives none (online: the site's own, which no seed states)
+                need = (prof.double_min_x_straddle or 0) * prev_amount
                 if amount < need:
                     out.append(
                         Finding(
@@ -244,19 +246,20 @@ def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int,
                             f" {fmt(prev_amount)}." + cite("STRADDLE.DOUBLE"),
                         )
                     )
-        else:
-            sev = ERROR if not prof.triple_straddle and prof.double_straddle == "allowed" else WARNING
+        elif not prof.triple_straddle:  # online-standard allows it (the site's software takes it)
+            forbidden = prof.double_straddle == "allowed"  # PKR: «NO se permite triple Straddle»
             out.append(
                 Finding(
                     hid,
                     seq,
                     "STRADDLE.NO_TRIPLE",
-                    sev,
+                    ERROR if forbidden else WARNING,
                     False,
                     None,
                     "no third straddle",
                     f"{who} posted a straddle of {fmt(amount)}",
-                    "A third straddle is not allowed." + cite("STRADDLE.NO_TRIPLE"),
+                    ("A third straddle is not allowed." if forbidden
+                     else "This rulebook does not provide for a third straddle.") + cite("STRADDLE.NO_TRIPLE"),
                 )
             )
         prev_seat, prev_amount = i, amount
@@ -475,19 +478,33 @@ def _deck_findings(hand: Hand, prof: Profile) -> list[Finding]:
             first = ids
     if not dup:
         return []
-    return [
-        Finding(
-            hand.hand_id,
-            None,
-            "DECK.DUPLICATE_CARD",
-            ERROR,
-            False,
-            None,
-            "hand void, all chips returned",
-            "pot awarded" if hand.awards else "hand played",
-            f"Card seen twice: {', '.join(dup)}. A duplicate card voids all action." + prof.cite("DECK.DUPLICATE_CARD"),
-        )
-    ]
+    return [_duplicate(hand, prof, ", ".join(dup))]
+
+
+#: what a floor may rule on a duplicate card where the book does not void the hand itself
+_DUPLICATE_RULINGS = ("hand_void_chips_returned", "hand_stands")
+
+
+def _duplicate(hand: Hand, prof: Profile, dup: str) -> Finding:
+    """DECK.DUPLICATE_CARD by the book's ``duplicate_card_policy``: PKR voids all action (ERROR); CEP calls
+    such a deck defective and leaves the remedy to the TD, T09 and R003 say nothing (REVIEW); online the
+    site's software deals from one deck, so a card written twice is the export's (DATA)."""
+    hid, seen = hand.hand_id, "pot awarded" if hand.awards else "hand played"
+    pol = prof.duplicate_card_policy
+    if pol == "void_all_action":
+        return finding(hid, None, "DECK.DUPLICATE_CARD", ERROR, "hand void, all chips returned", seen,
+                       f"Card seen twice: {dup}. A duplicate card voids all action."
+                       + cite_article(prof, "DECK.DUPLICATE_CARD"))
+    if pol == "export_anomaly":
+        return finding(hid, None, "DECK.DUPLICATE_CARD", DATA, "each card once", f"written twice: {dup}",
+                       f"Export inconsistency (duplicate card): the export writes {dup}; the site's software deals"
+                       " from one deck, so the record, not a dealer, repeats the card.")
+    why = (" The book calls a deck with two cards of the same suit and rank defective and leaves the remedy to"
+           " the TD (players who knowingly played on get no refund)." if pol == "defective_deck" else
+           f" {prof.name} does not say what a duplicate card does to the hand (PKR voids all action).")
+    return review(hid, None, "DECK.DUPLICATE_CARD", _DUPLICATE_RULINGS,
+                  "floor's ruling: hand void with chips returned, or the hand stands", seen,
+                  f"Card seen twice: {dup}." + why + cite_article(prof, "DECK.DUPLICATE_CARD") + cite_house(prof))
 
 
 def _name(c: int) -> str:
@@ -549,7 +566,9 @@ def check_run_twice(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
             )
         )
     need = prof.rit_min_pot.get(runs)
-    if need is not None and total <= need * hand.unit_scale:
+    # PKR «superar»: the pot must exceed the threshold (``rit.strict_greater``)
+    if need is not None and (total <= need * hand.unit_scale if prof.rit_strict_threshold
+                             else total < need * hand.unit_scale):
         out.append(
             Finding(
                 hid,
@@ -569,7 +588,7 @@ def check_run_twice(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     shared = 0
     while shared < min(len(b1), len(b2)) and b1[shared] == b2[shared]:
         shared += 1
-    if shared >= 5:
+    if shared >= 5 and prof.rit_before_river:
         out.append(
             Finding(
                 hid,

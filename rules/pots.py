@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 from parsers.model import Hand, Kind
 
+from .articles import cite_article, cite_house
 from .cards import best_high, best_low, card_ids
-from .findings import DATA, ERROR, Finding, fmt, uncited
+from .findings import DATA, ERROR, Finding, fmt, review, uncited
 from .profiles import Profile
 from .rake import Rake, rake_of
 from .replay import Replay
@@ -89,7 +90,11 @@ def split(amount: int, winners: list[int], unit: int) -> dict[int, int]:
 
 
 def chip_unit(hand: Hand, prof: Profile) -> int:
-    """The smallest chip in play: 1 unit online; live, the gcd of every amount in the hand."""
+    """The smallest chip in play: 1 unit online; live, the gcd of every amount in the hand.
+
+    Live, the gcd is only the largest chip the hand's amounts allow: the house's smallest chip
+    (``params.odd_chip.unit: smallest_in_play``) is in no record, and may be any divisor of it, so
+    ``_check_pots`` accepts a split that is exact in a smaller chip (``finer_units``)."""
     if prof.odd_chip_unit == "one":
         return 1
     g = 0
@@ -127,8 +132,21 @@ class Distribution(NamedTuple):
     hilo: bool
 
 
-def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
-    """Who should win what: pots by contribution level, each to its best eligible tabled hand."""
+def finer_units(unit: int) -> list[int]:
+    """The divisors of ``unit`` below it, largest first: the smaller chips the house may have in play."""
+    found: set[int] = set()
+    d = 1
+    while d * d <= unit:
+        if unit % d == 0:
+            found.update((d, unit // d))
+        d += 1
+    found.discard(unit)
+    return sorted(found, reverse=True)
+
+
+def distribute(hand: Hand, prof: Profile, rp: Replay, unit: int | None = None) -> Distribution:
+    """Who should win what: pots by contribution level, each to its best eligible tabled hand
+    (``unit``: split in this chip instead of the hand's ``chip_unit``)."""
     ring = rp.ring
     idx = {p: i for i, p in enumerate(ring)}
     mucked = {idx[a.player] for a in hand.actions if a.kind is Kind.MUCK and not a.cards and a.player in idx}
@@ -146,7 +164,7 @@ def distribute(hand: Hand, prof: Profile, rp: Replay) -> Distribution:
     cards: dict[int, list[int]] = {}
     read = False
     hilo = variant.endswith("hilo")
-    unit = chip_unit(hand, prof)
+    unit = unit or chip_unit(hand, prof)
     expected = [0] * len(ring)
     decidable = True
     for pot in pots:
@@ -244,6 +262,13 @@ def _check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake) -> list[Finding
             stranger.append(aw.player)
         else:
             actual[i] += aw.amount
+    if decidable and rake == 0 and actual != expected and prof.odd_chip_unit == "gcd" and unit > 1:
+        # live: a split exact in a smaller chip than the gcd is the house's smallest chip at work
+        for u in finer_units(unit):
+            finer = distribute(hand, prof, rp, u)
+            if finer.expected == actual:
+                expected, unit = finer.expected, u
+                break
     out: list[Finding] = []
     cite = prof.cite
     live = [i for i in range(len(ring)) if not folded[i]]
@@ -279,6 +304,7 @@ def _check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake) -> list[Finding
             )
     if not decidable:
         return out
+    judged = len(out)  # findings from here on judge the pots' division, per run when run more than once
     if rake == 0:
         for i in range(len(ring)):
             diff = actual[i] - expected[i]
@@ -347,4 +373,34 @@ def _check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake) -> list[Finding
                         + cite("SHOWDOWN.CARDS_SPEAK"),
                     )
                 )
+    if nboards > 1:
+        out[judged:] = [_run_split(hand, prof, f, nboards) for f in out[judged:]]
     return out
+
+
+#: the rulings where no book says how an odd chip is divided between runs, or how runs divide a pot
+_SPLIT_RULINGS = ("split_by_runs", "award_stands")
+
+
+def _run_split(hand: Hand, prof: Profile, f: Finding, runs: int) -> Finding:
+    """A pot finding of a hand run more than once, as RUN_TWICE.SPLIT: each pot is divided into one
+    share per run, each share to that run's best eligible hand. PKR says so (ERROR; online, where the
+    site's software splits, too); R003 implies it and the tournament books have no run it twice
+    (REVIEW). An odd chip between runs is stated nowhere (REVIEW; online the site's placement: WARNING)."""
+    basis = (f" Run {runs} times: each pot is divided into {runs} equal shares, one per run, each to that run's"
+             " best eligible hand.")
+    msg = uncited(f.message) + basis
+    if f.rule_id == "POT.ODD_CHIP":
+        if prof.software_dealt:
+            return f._replace(rule_id="RUN_TWICE.SPLIT", severity=prof.odd_chip_severity,
+                              message=msg + " How an odd chip is divided between runs is the site's."
+                              + cite_article(prof, "RUN_TWICE.SPLIT"))
+        return review(hand.hand_id, f.action_seq, "RUN_TWICE.SPLIT", ("odd_chip_to_first_run", "odd_chip_by_seat"),
+                      f.expected + " (odd chip to the first run)", f.actual,
+                      msg + " No book says how an odd chip is divided between runs, so the floor rules."
+                      + cite_article(prof, "RUN_TWICE.SPLIT") + cite_house(prof))
+    if prof.rit_split == "by_runs":
+        return f._replace(rule_id="RUN_TWICE.SPLIT", message=msg + cite_article(prof, "RUN_TWICE.SPLIT"))
+    return review(hand.hand_id, f.action_seq, "RUN_TWICE.SPLIT", _SPLIT_RULINGS, f.expected, f.actual,
+                  msg + f" {prof.name} does not say how the runs divide a pot, so the floor rules."
+                  + cite_article(prof, "RUN_TWICE.SPLIT") + cite_house(prof))

@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 from parsers.model import DECISIONS, Action, Hand, Kind, Provenance, Street
 
-from .findings import DATA, ERROR, INFO, WARNING, Finding, finding, fmt, review, uncited
+from .articles import cite_article, cite_house
+from .findings import DATA, ERROR, INFO, REVIEW, WARNING, Finding, finding, fmt, review, uncited
 from .profiles import Profile
 
 _PREFLOP = Street.PREFLOP
@@ -273,6 +274,8 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     soft = prof.software_dealt
     cap = prof.limit_raise_cap
     cap_headsup = prof.limit_cap_headsup
+    # T09 art. 34: the house sets the limit cap, so a long round is the floor's to judge (REVIEW)
+    review_cap = prof.limit_cap_review_at if prof.limit_cap_source == "house_value" else 0
 
     posted_bb = [a.contribution for a in actions if a.kind is _K_BB]
     bb = hand.bb or (max(posted_bb) if posted_bb else 0)
@@ -299,6 +302,14 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
     straddle_anchor = -1
     mississippi = False
+    straddler = -1  # ring index of the last straddle post: who holds the live option (STRADDLE.LIVE_OPTION)
+    straddle_F = 0  # F right after the straddles (each straddle a live blind)
+    straddle_alt_F = 0  # F were the straddles raises rather than blinds (the books that do not say)
+    short_ctr = 0  # short all-ins this street (TDA family, no limit): ALLIN.CUMULATIVE_REOPEN
+    acted_short = [0] * n  # short_ctr when the player last acted on this street
+    last_short_inc = 0  # the street's last bet/raise, when it was a short all-in: its increment
+    r003_allin = 0  # R003: the street's last bet/raise was an all-in short of double: 1 counted (150%), 2 not
+    r003_counted_B = 0  # R003: the street total of the last bet that counted as a raise
     # live: after an out-of-turn action the skipped player is due next (the action returns to them);
     # if the record goes on with someone else, the order continues from the out-of-turn player
     oot_skip = -1
@@ -336,7 +347,13 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                     hand, prof, idx, kept, expected, seq, ring, allin, folded, contributed, next_to_act, out
                 )
             if expected >= 0 and not all(folded[q] or q == expected for q in rng):
-                add(_skipped(hand, prof, seq, ring[expected], str(street), str(a_street)))
+                if (
+                    street is _PREFLOP and expected == straddler and level[straddler] == _NONE
+                    and street_bet[straddler] >= B
+                ):
+                    add(_straddle_option(hand, prof, seq, ring[straddler], str(a_street)))
+                else:
+                    add(_skipped(hand, prof, seq, ring[expected], str(street), str(a_street)))
             street = a_street
             for q in rng:
                 street_bet[q] = 0
@@ -344,6 +361,9 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 acted_ctr[q] = 0
             B = call_basis = 0
             reopen_ctr = 0
+            short_ctr = last_short_inc = r003_allin = r003_counted_B = 0
+            for q in rng:
+                acted_short[q] = 0
             bets_in_round = 0
             full_level = 0
             last_aggr = -1
@@ -372,7 +392,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                         bb_player = straddle_anchor = i
                 B = max(B, street_bet[i], bb)
                 bets_in_round = max(bets_in_round, 1)
-                full_level = B
+                full_level = r003_counted_B = B
             elif kind is _K_SB:
                 if sb_player < 0:
                     if i and may_flip and n > 2:
@@ -389,10 +409,12 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                     mississippi = True
                 elif straddle_anchor >= 0 and i == (straddle_anchor + 1) % n:
                     straddle_anchor = i
+                straddle_alt_F = max(straddle_alt_F, bb, street_bet[i] - B)
                 F = max(F, amount)
                 B = max(B, street_bet[i])
                 bets_in_round += 1
-                full_level = B
+                full_level = r003_counted_B = B
+                straddler, straddle_F = i, F
             expected = -2
             continue
         elif kind in _DEAD_POST:
@@ -473,7 +495,13 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             )
             == i
         ):
-            add(_out_of_turn(hand, prof, a, ring[expected] if expected >= 0 else None, stale, stacks[i]))
+            oot = _out_of_turn(hand, prof, a, ring[expected] if expected >= 0 else None, stale, stacks[i])
+            if (
+                straddler >= 0 and (straddle_anchor == straddler or mississippi)  # the straddle set the opener
+                and street is _PREFLOP and not decided and oot.severity != DATA
+            ):
+                oot = _straddle_order(hand, prof, oot, a, ring[expected] if expected >= 0 else None, mississippi)
+            add(oot)
             if not soft:
                 skipped = expected
         mine = street_bet[i]
@@ -517,6 +545,8 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 min_to, max_to = full_level + size, full_level + 2 * size
             else:
                 min_to = max_to = target + size if target else size
+            if review_cap and bets_in_round + 1 == review_cap and kind is _K_RAISE:
+                add(_house_cap(hand, prof, a, bets_in_round + 1, sum(1 for q in rng if not folded[q])))
             if cap and bets_in_round >= cap:
                 live = 0
                 for q in rng:
@@ -610,7 +640,8 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 )
             else:
                 if not reopened:
-                    add(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=lvl_i, to_call=to_call, limit=limit))
+                    add(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=lvl_i, to_call=to_call, limit=limit,
+                                      shorts=short_ctr - acted_short[i]))
                 elif cap_reached:
                     add(
                         Finding(
@@ -627,7 +658,16 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                         )
                     )
                 if reopened and raise_to < min_to and not goes_allin:
-                    out.extend(_below_min(hand, prof, a, raise_to, target, B=B, F=F, min_to=min_to, limit=limit))
+                    alt_min = (
+                        B + straddle_alt_F
+                        if street is _PREFLOP and straddler >= 0 and straddle_F == F and not r003 and not limit
+                        else 0
+                    )
+                    out.extend(
+                        _below_min(hand, prof, a, raise_to, target, B=B, F=F, min_to=min_to, limit=limit,
+                                   short_inc=last_short_inc, r003_allin=r003_allin, r003_prev=r003_counted_B,
+                                   alt_min=alt_min)
+                    )
                 if raise_to > max_to and (pot_limit or limit):
                     rule = "BET.POT_LIMIT_MAX" if pot_limit else "BET.LIMIT_SIZE"
                     basis = "B + pot + call" if pot_limit else "the fixed bet size"
@@ -653,8 +693,10 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                             call_basis = bb
                     else:
                         counted = not goes_allin or raise_to * prof.allin_raise_den >= B * prof.allin_raise_num
+                    r003_allin = (1 if counted else 2) if B and goes_allin and raise_to < 2 * B else 0
                     if counted:
                         reopen_ctr += 1
+                        r003_counted_B = raise_to
                         F = max(F, inc) if B else max(bb, raise_to)
                 elif limit:  # the bet size is fixed; an all-in of half a bet or more reopens (47-B)
                     if 2 * inc >= F or not goes_allin:
@@ -664,6 +706,10 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 elif inc >= F or not goes_allin:
                     F = max(F, inc)
                     reopen_ctr += 1
+                    last_short_inc = 0
+                else:  # a short all-in: B rises, F stays (rules_matrix §3.1)
+                    short_ctr += 1
+                    last_short_inc = inc
                 B = raise_to
                 bets_in_round += 1
                 last_aggr = i
@@ -679,6 +725,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 allin[i] = capped[i] = True
         level[i] = B
         acted_ctr[i] = reopen_ctr
+        acted_short[i] = short_ctr
         emit(
             new_state(
                 ActionState,
@@ -980,10 +1027,37 @@ def _over_stack(hand: Hand, prof: Profile, who: str, stack: int, put_in: int) ->
 
 
 def _not_reopened(
-    hand: Hand, prof: Profile, a: Action, raise_to: int, B: int, *, F: int, lvl: int, to_call: int, limit: bool = False
+    hand: Hand, prof: Profile, a: Action, raise_to: int, B: int, *, F: int, lvl: int, to_call: int, limit: bool = False,
+    shorts: int = 0,
 ) -> Finding:
-    """A raise by a player whose betting was not reopened by the short all-in(s) since they acted."""
+    """A raise by a player whose betting was not reopened by the short all-in(s) since they acted.
+
+    ``shorts``: short all-ins since the player acted. Two or more that together reach the full raise F
+    reopen under the books that say the test is what the player faces (CEP, PKR «no se enfrentan a una
+    subida completa»; online, TDA 2022): never here. TDA 2009 art. 31 does not say whether they add up,
+    so such a raise is REVIEW with both readings; short all-ins that add up to less than F reopen under
+    no reading: ALLIN.CUMULATIVE_REOPEN, ERROR.
+    """
     facing = B - lvl
+    if shorts >= 2 and not limit and prof.family != "r003":
+        expected, actual = f"call {fmt(to_call)} or fold", f"raise to {fmt(raise_to)}"
+        if facing >= F:  # the literal reading closed it (the profile's states), the cumulative one reopens
+            return review(
+                hand.hand_id, a.seq, "ALLIN.CUMULATIVE_REOPEN",
+                ("reopened_short_allins_add_up", "not_reopened_no_single_full_raise"),
+                f"floor's ruling: raise allowed (the {shorts} short all-ins add up to {fmt(facing)} >= {fmt(F)})"
+                " or call/fold only (no single full raise)", f"raise to {fmt(raise_to)} stood",
+                f"{a.player} re-raised after {shorts} short all-ins that together raised the bet by {fmt(facing)},"
+                f" at least the full raise {fmt(F)}, though none alone was a full raise. {prof.name} does not say"
+                " whether short all-ins add up (TDA 2022 says they do), so the floor rules whether betting"
+                " reopened." + cite_article(prof, "ALLIN.CUMULATIVE_REOPEN") + cite_house(prof),
+            )
+        return finding(
+            hand.hand_id, a.seq, "ALLIN.CUMULATIVE_REOPEN", ERROR, expected, actual,
+            f"{a.player} already acted and the {shorts} short all-ins since add up to {fmt(facing)}, less than the"
+            f" full raise {fmt(F)}: betting was not reopened, so they may only call or fold."
+            + cite_article(prof, "ALLIN.CUMULATIVE_REOPEN"),
+        )
     if prof.family == "r003":
         return Finding(
             hand.hand_id,
@@ -1020,9 +1094,19 @@ def _not_reopened(
 
 
 def _below_min(
-    hand: Hand, prof: Profile, a: Action, raise_to: int, target: int, *, B: int, F: int, min_to: int, limit: bool
+    hand: Hand, prof: Profile, a: Action, raise_to: int, target: int, *, B: int, F: int, min_to: int, limit: bool,
+    short_inc: int = 0, r003_allin: int = 0, r003_prev: int = 0, alt_min: int = 0,
 ) -> list[Finding]:
-    """A non-all-in bet or raise below the minimum that stood."""
+    """A non-all-in bet or raise below the minimum that stood.
+
+    After a short all-in (``short_inc``: its increment, the street's last raise) the minimum is
+    ALLIN.MIN_RAISE_AFTER_SHORT: CEP (and online) B + the largest full increment, ERROR; TDA 2009 «la
+    anterior subida» and PKR «la última apuesta o subida» also read as B + the short increment, so a
+    raise between the two is REVIEW; R003 after an all-in that counted (150%) doubles the all-in, ERROR,
+    and after one that did not, «la apuesta previa» is the all-in or the last counted bet: REVIEW between.
+    Preflop with a straddle (``alt_min``: the minimum were the straddles raises, not blinds), a raise
+    between the two is STRADDLE.LIVE_OPTION (ERROR where the book says the straddle is a blind).
+    """
     hid = hand.hand_id
     if B == 0 and not limit:
         return [
@@ -1054,22 +1138,51 @@ def _below_min(
             )
         ]
     inc = raise_to - B
+    rule = "RAISE.MIN"
+    if alt_min and raise_to >= alt_min:
+        return [_straddle_min(hand, prof, a, raise_to, min_to, alt_min)]
     if prof.family == "r003":
         basis = f"at least double the previous bet {fmt(target)}"
+        if r003_allin == 1:
+            rule, basis = "ALLIN.MIN_RAISE_AFTER_SHORT", f"double the all-in {fmt(target)}, which counted as a raise"
+        elif r003_allin == 2:
+            rule = "ALLIN.MIN_RAISE_AFTER_SHORT"
+            other = 2 * r003_prev
+            if prof.r003_prev_bet_after_non_raise_allin == "unstated" and raise_to >= other:
+                return [_min_after_short_review(
+                    hand, prof, a, raise_to, (min_to, f"double the all-in {fmt(target)}"),
+                    (other, f"double the last bet that counted, {fmt(r003_prev)}"),
+                    "an all-in under 150% is not a raise, and the book does not say whether «la apuesta previa» is"
+                    " then the all-in or the bet before it",
+                )]
+            basis = f"double the all-in {fmt(target)} (or {fmt(other)}, double the last bet that counted)"
+    elif short_inc:
+        rule = "ALLIN.MIN_RAISE_AFTER_SHORT"
+        other = B + short_inc
+        basis = (f"the current bet {fmt(B)} plus the largest full increment {fmt(F)}; the all-in's"
+                 f" {fmt(short_inc)} is not one")
+        if prof.min_raise_after_short == "unstated" and raise_to >= other:
+            return [_min_after_short_review(
+                hand, prof, a, raise_to, (min_to, f"{fmt(B)} + the last full raise {fmt(F)}"),
+                (other, f"{fmt(B)} + the short all-in's increment {fmt(short_inc)}"),
+                "the book's minimum is «the previous raise», which after a short all-in reads as the last full"
+                " raise or the all-in's own increment",
+            )]
     else:
         basis = f"the current bet {fmt(B)} plus the largest full increment {fmt(F)}"
+    aspect = rule + ("/uncounted" if r003_allin == 2 else "")
     found = [
         Finding(
             hid,
             a.seq,
-            "RAISE.MIN",
+            rule,
             ERROR,
             False,
             None,
             f"raise to at least {fmt(min_to)} ({basis})",
             f"raise to {fmt(raise_to)}",
             f"{a.player} raised to {fmt(raise_to)} without being all-in; the minimum was {fmt(min_to)}, {basis}."
-            + prof.cite("RAISE.MIN"),
+            + (prof.cite(rule) if rule == "RAISE.MIN" else cite_article(prof, aspect)),
         )
     ]
     if prof.fifty_pct_rule:
@@ -1105,3 +1218,102 @@ def _below_min(
                 )
             )
     return found
+
+
+def _min_after_short_review(
+    hand: Hand, prof: Profile, a: Action, raise_to: int, first: tuple[int, str], second: tuple[int, str], why: str
+) -> Finding:
+    """ALLIN.MIN_RAISE_AFTER_SHORT where the book's minimum reads two ways and the raise is between them."""
+    (hi, hi_text), (lo, lo_text) = first, second
+    return review(
+        hand.hand_id, a.seq, "ALLIN.MIN_RAISE_AFTER_SHORT",
+        ("raise_stands_lower_minimum", "raise_corrected_to_minimum"),
+        f"floor's ruling: minimum {fmt(hi)} ({hi_text}) or {fmt(lo)} ({lo_text})",
+        f"raise to {fmt(raise_to)} stood",
+        f"{a.player} raised to {fmt(raise_to)} after a short all-in: legal if the minimum is {fmt(lo)} ({lo_text}),"
+        f" short if it is {fmt(hi)} ({hi_text}). Under {prof.name} {why}, so the floor rules."
+        + cite_article(prof, "ALLIN.MIN_RAISE_AFTER_SHORT/uncounted" if prof.family == "r003"
+                       else "ALLIN.MIN_RAISE_AFTER_SHORT") + cite_house(prof),
+    )
+
+
+def _live_severity(prof: Profile) -> str:
+    """STRADDLE.LIVE_OPTION: ERROR where the book says the straddle is a live blind (PKR); online a site
+    default no seed states (WARNING); REVIEW where a live book is silent (R003, and the tournament books
+    that provide no straddle at all)."""
+    if prof.straddle_live_stated:
+        return ERROR
+    return WARNING if prof.software_dealt else REVIEW
+
+
+_LIVE_RULINGS = ("straddle_live_blind", "straddle_not_live")
+
+
+def _straddle_option(hand: Hand, prof: Profile, seq: int, who: str, next_street: str) -> Finding:
+    """STRADDLE.LIVE_OPTION: preflop closed on calls of the straddle without the straddler's option."""
+    sev = _live_severity(prof)
+    expected, actual = f"{who} (straddle) may still raise preflop", f"preflop closed, {next_street} began"
+    text = (f"Everyone matched {who}'s straddle and the preflop round closed without {who} acting: a straddle is a"
+            " live blind, so its poster keeps the option to raise.")
+    if sev == REVIEW:
+        return review(
+            hand.hand_id, seq, "STRADDLE.LIVE_OPTION", _LIVE_RULINGS, expected, actual,
+            text + f" {prof.name} does not say whether a straddle is live, so the floor rules."
+            + cite_article(prof, "STRADDLE.LIVE_OPTION") + cite_house(prof),
+        )
+    return finding(hand.hand_id, seq, "STRADDLE.LIVE_OPTION", sev, expected, actual,
+                   text + cite_article(prof, "STRADDLE.LIVE_OPTION"))
+
+
+def _straddle_min(hand: Hand, prof: Profile, a: Action, raise_to: int, min_to: int, alt_min: int) -> Finding:
+    """STRADDLE.LIVE_OPTION: a preflop raise short of the straddle-based minimum, not of the blind-based one."""
+    sev = _live_severity(prof)
+    expected = f"raise to at least {fmt(min_to)} (the straddle is a blind: the full raise is the straddle)"
+    actual = f"raise to {fmt(raise_to)}"
+    text = (f"{a.player} raised to {fmt(raise_to)}: enough were the straddle a raise ({fmt(alt_min)}), short of"
+            f" {fmt(min_to)} with the straddle a live blind that sets the full raise.")
+    if sev == REVIEW:
+        return review(
+            hand.hand_id, a.seq, "STRADDLE.LIVE_OPTION", _LIVE_RULINGS, expected, f"{actual} stood",
+            text + f" {prof.name} does not say, so the floor rules." + cite_article(prof, "STRADDLE.LIVE_OPTION")
+            + cite_house(prof),
+        )
+    return finding(hand.hand_id, a.seq, "STRADDLE.LIVE_OPTION", sev, expected, actual,
+                   text + cite_article(prof, "STRADDLE.LIVE_OPTION"))
+
+
+def _straddle_order(
+    hand: Hand, prof: Profile, oot: Finding, a: Action, due: str | None, mississippi: bool
+) -> Finding:
+    """STRADDLE.ACTION_ORDER: the first preflop action after a straddle came from the wrong seat.
+
+    R003 names the opener (left of the straddle; the small blind after a Mississippi): ERROR. PKR's
+    straddle is «una ciega extra», so the seat left of it opens (implied), and the tournament books have
+    no straddle: the out-of-turn finding stays a REVIEW under the book's own out-of-turn rulings.
+    Online the software keeps the order: the ACTION.ORDER severity stands (ERROR).
+    """
+    aspect = "STRADDLE.ACTION_ORDER/mississippi" if mississippi else "STRADDLE.ACTION_ORDER"
+    seat = "the small blind, after the button straddle" if mississippi else "left of the straddle"
+    opener = f"{due or 'nobody'} ({seat})"
+    lead = f"After the straddle, {opener} opens the preflop action; {a.player} acted first. "
+    if prof.straddle_order_stated:
+        return finding(
+            hand.hand_id, a.seq, "STRADDLE.ACTION_ORDER", ERROR, f"{due or 'nobody'} opens preflop",
+            f"{a.player} opened", lead + "The out-of-turn bettor's own options follow the book's out-of-turn rule."
+            + cite_article(prof, aspect),
+        )
+    return oot._replace(rule_id="STRADDLE.ACTION_ORDER", message=lead + oot.message + cite_article(prof, aspect))
+
+
+def _house_cap(hand: Hand, prof: Profile, a: Action, bet_no: int, live: int) -> Finding:
+    """BET.LIMIT_RAISE_CAP where the book leaves the cap to the house (TDA 2009 art. 34): a long limit
+    round is the floor's to check against the house's cap, never an ERROR on a number the book lacks."""
+    heads = (" Heads-up the cap still applies, unless only two players are left in the tournament, which one"
+             " hand does not show.") if live == 2 else ""
+    return review(
+        hand.hand_id, a.seq, "BET.LIMIT_RAISE_CAP", ("within_house_cap", "over_house_cap"),
+        "the house's raise cap (the book sets no number)", f"bet number {bet_no} stood",
+        f"{a.player} made bet number {bet_no} of the round. {prof.name} applies the house's limit on raises"
+        f" in limit tournaments, which no record states, so the floor checks it.{heads}"
+        + cite_article(prof, "BET.LIMIT_RAISE_CAP"),
+    )

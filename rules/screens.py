@@ -41,6 +41,11 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "DATA.RAISE_NOT_ABOVE_BET": ("raise_not_open",),
     "ALLIN.SHORT_NO_REOPEN": ("raise_not_open",),
     "ALLIN.RAISE_150PCT": ("raise_not_open",),
+    # a raise by a player the short all-ins since did not reopen (the kernel's T09 states take the
+    # literal reading, as the replay's do, so the REVIEW case bails here too)
+    "ALLIN.CUMULATIVE_REOPEN": ("raise_not_open",),
+    # a raise below the minimum after a short all-in (any reading's minimum is at most the kernel's)
+    "ALLIN.MIN_RAISE_AFTER_SHORT": ("raise_min",),
     "BET.MIN_BET": ("raise_min",),
     "BET.MIN_ALLIN_BELOW_BB": ("short_open", "raise_min"),
     "RAISE.MIN": ("raise_min",),
@@ -60,6 +65,9 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "STRADDLE.POSITION": _STRADDLE,
     "STRADDLE.STACK_BEHIND": _STRADDLE,
     "STRADDLE.IN_TOURNAMENT": _STRADDLE,
+    # straddle hands (rules.replay: the option at the close of preflop, the first preflop actor)
+    "STRADDLE.LIVE_OPTION": _STRADDLE,
+    "STRADDLE.ACTION_ORDER": _STRADDLE,
     # chips and rake (rules.handchecks.check_chips / check_rake; kernel: "chips and rake" section)
     "POT.CHIP_CONSERVATION": ("chips_written", "chips_implied", "site_total", "final_stack", "over_stack",
                               "continuity"),
@@ -71,6 +79,8 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "RUN_TWICE.GAME_TYPE": ("run_twice",),
     "RUN_TWICE.POT_THRESHOLD": ("run_twice",),
     "RUN_TWICE.TIMING": ("run_twice",),
+    # rules.pots._run_split: the pot findings of a hand run more than once
+    "RUN_TWICE.SPLIT": ("run_twice",),
     # pots and showdown (rules.pots.check_pots; kernel: "pots and showdown" section)
     "POT.SIDE_POTS": _AWARDS,
     "POT.ODD_CHIP": _AWARDS,

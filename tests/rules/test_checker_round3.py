@@ -396,8 +396,9 @@ def _short_deck(first: str, variant: str = "shortdeck") -> Hand:
 
 def test_short_deck_straddle_from_any_seat_opens_left_of_it() -> None:
     assert errors(run(_short_deck("BTN"))) == []
-    # the seat left of the button opening (as after a hold'em big blind) is out of turn
-    assert ("ACTION.ORDER", 6) in errors(run(_short_deck("P1")))
+    # the seat left of the button opening (as after a hold'em big blind) is out of turn: the first
+    # preflop action after a straddle, STRADDLE.ACTION_ORDER (issue 13)
+    assert ("STRADDLE.ACTION_ORDER", 6) in errors(run(_short_deck("P1")))
     # in hold'em the same straddle is out of position (only UTG, left of the big blind, straddles)
     assert ("STRADDLE.POSITION", 5) in errors(run(_short_deck("BTN", variant="holdem")))
 
@@ -507,8 +508,9 @@ def _finding_calls() -> list[tuple[str, int, str, bool]]:
             if s_at is not None and getattr(node.args[s_at], "id", "") == "DATA":
                 continue
             rid = node.args[r_at]
-            cites = any(
-                isinstance(n, ast.Call) and "cite" in (getattr(n.func, "id", ""), getattr(n.func, "attr", ""))
+            cites = any(  # prof.cite, or rules.articles.cite_article / cite_house (book and article named)
+                isinstance(n, ast.Call)
+                and (getattr(n.func, "id", "") or getattr(n.func, "attr", "")).startswith("cite")
                 for n in ast.walk(node.args[m_at])
             )
             found.append((name, node.lineno, str(rid.value) if isinstance(rid, ast.Constant) else "", cites))

@@ -207,9 +207,14 @@ def straddle_hand(posts, stacks=None):
     st = stacks or {}
     players = [(p, st.get(p, 1_000_000)) for p in names]
     base = [("preflop", "SB", "post_sb", 1000), ("preflop", "BB", "post_bb", 2000)]
+    # the folds in turn, from the seat that opens (left of the last straddle; the small blind after a
+    # button straddle), so only the posts are under test (an out-of-turn opener is STRADDLE.ACTION_ORDER)
+    last = names.index(posts[-1][0])
+    start = 0 if posts[-1][0] == "BTN" else last + 1
+    order = names[start:] + names[:start]
     return make_hand(
         players,
-        base + [("preflop", p, "post_straddle", a) for p, a in posts] + [("preflop", p, "fold", None) for p in names],
+        base + [("preflop", p, "post_straddle", a) for p, a in posts] + [("preflop", p, "fold", None) for p in order],
         sb=1000,
         bb=2000,
     )
