@@ -68,7 +68,8 @@ def test_straddle_option_skipped(engine: str, book: str, sev: str) -> None:
     if book == PKR:
         assert "PKR Club cash, Procedimientos generales" in f.message and "cuenta como una ciega" in f.message
     if book == R003:
-        assert f.allowed_outcomes == "straddle_live_blind|straddle_not_live" and "Room 003 cash, Fundamentos" in f.message
+        assert f.allowed_outcomes == "straddle_live_blind|straddle_not_live"
+        assert "Room 003 cash, Fundamentos" in f.message
 
 
 @pytest.mark.parametrize("book", [PKR, R003, ONLINE])
@@ -115,7 +116,8 @@ def test_first_action_after_a_straddle(engine: str, book: str, sev: str) -> None
 
 
 def test_r003_mississippi_small_blind_opens(engine: str) -> None:
-    miss = [("preflop", "SB", "post_sb", 100), ("preflop", "BB", "post_bb", 200), ("preflop", "BTN", "post_straddle", 400)]
+    miss = [("preflop", "SB", "post_sb", 100), ("preflop", "BB", "post_bb", 200),
+            ("preflop", "BTN", "post_straddle", 400)]
     wrong = straddled(("preflop", "UTG", "call", 400), posts=miss)
     assert found(engine, wrong, R003, "STRADDLE") == [("STRADDLE.ACTION_ORDER", 3, "error")]
     assert "El Jugador con la ciega pequeña inicia la acción pre-flop" in one(engine, wrong, R003,
@@ -194,7 +196,8 @@ def test_min_raise_after_counted_allin_r003(engine: str) -> None:
     """R003: B's 1,500 is 150% of 1,000, a raise, and the next raise is based on it: 3,000 (ERROR below)."""
     assert found(engine, after_short(1500, 3000), R003) == []
     f = one(engine, after_short(1500, 2999), R003, "ALLIN.MIN_RAISE_AFTER_SHORT")
-    assert f.severity == "error" and "con base en el monto apostado" in f.message and "Room 003 cash, RAISE MÍNIMO" in f.message
+    assert f.severity == "error" and "con base en el monto apostado" in f.message
+    assert "Room 003 cash, RAISE MÍNIMO" in f.message
 
 
 def test_min_raise_after_uncounted_allin_r003(engine: str) -> None:
@@ -209,7 +212,8 @@ def test_a_full_raise_after_the_short_allin_resets_the_base(engine: str) -> None
     script = [("flop", "A", "bet", 1000), ("flop", "B", "raise", 1400), ("flop", "C", "raise", 2400),
               ("flop", "D", "raise", 3000)]  # fmt: skip
     hand = make_hand(players, script, hand_id=hid())
-    assert found(engine, hand, PKR, "ALLIN") == [] and found(engine, hand, PKR, "RAISE.MIN") == [("RAISE.MIN", 3, "error")]
+    assert found(engine, hand, PKR, "ALLIN") == []
+    assert found(engine, hand, PKR, "RAISE.MIN") == [("RAISE.MIN", 3, "error")]
 
 
 # ---- RUN_TWICE.SPLIT (§5.11: each run's share to that run's winner) ------------------------------
@@ -236,11 +240,39 @@ def test_run_twice_split(engine: str, book: str, sev: str) -> None:
     right = ran_twice([("A", 100_000, 1), ("B", 100_000, 2)])
     assert found(engine, right, book, "RUN_TWICE") + found(engine, right, book, "POT") == []
     wrong = ran_twice([("A", 100_000, 1), ("A", 100_000, 2)])
-    got = found(engine, wrong, book, "RUN_TWICE") + found(engine, wrong, book, "SHOWDOWN")
-    assert {r for r, _s, _v in got} == {"RUN_TWICE.SPLIT"} and {v for _r, _s, v in got} == {sev}
-    f = one(engine, wrong, book, "RUN_TWICE.SPLIT") if len(got) == 1 else None
-    if f is not None and book == PKR:
-        assert "el pozo involucrado se dividirá y repartirá de acuerdo con las cartas ganadoras" in f.message
+    got = found(engine, wrong, book, "RUN_TWICE") + found(engine, wrong, book, "SHOWDOWN") + found(
+        engine, wrong, book, "POT")
+    assert got == [("RUN_TWICE.SPLIT", None, sev), ("RUN_TWICE.SPLIT", None, sev)]  # A over, B under
+    fs, _ = run_engine(engine, [wrong], book)
+    texts = [f.message for f in fs if f.rule_id == "RUN_TWICE.SPLIT"]
+    assert all("Run 2 times: each pot is divided into 2 equal shares" in t for t in texts)
+    if book == PKR:
+        assert all("se dividirá y repartirá de acuerdo con las cartas ganadoras" in t for t in texts)
+    if book == ONLINE:
+        assert all("(quoting PKR Club cash)" in t for t in texts)
+
+
+def odd_run(c_run1: int) -> Hand:
+    """200,001 run twice (A's dead small blind of 1): run 1 takes the odd chip (100,001), run 2 100,000;
+    C wins run 1 (aces), B run 2 (a set of kings)."""
+    from parsers.model import Award
+
+    players = [("A", 100_000), ("B", DEEP), ("C", 100_000)]
+    script = [("preflop", "A", "post_sb", 1), ("preflop", "B", "post_bb", 2), ("preflop", "C", "raise", 100_000),
+              ("preflop", "A", "fold", None), ("preflop", "B", "call", 99_998)]  # fmt: skip
+    hand = make_hand(players, script, sb=1, bb=2, hole={"C": "AsAh", "B": "KsKh"}, boards=[BOARD_A, BOARD_K],
+                     hand_id=hid())
+    hand.awards = [Award("C", c_run1, 0, 1), Award("B", 200_001 - c_run1, 0, 2)]
+    return hand
+
+
+@pytest.mark.parametrize("book,sev", [(PKR, "review"), (R003, "review"), (ONLINE, "warning")])
+def test_run_twice_odd_chip_between_runs(engine: str, book: str, sev: str) -> None:
+    """No book says which run takes an odd chip: the first run's is the checker's reading, and the other
+    placement is the floor's (REVIEW; online the site's: WARNING), never an ERROR."""
+    assert found(engine, odd_run(100_001), book, "RUN_TWICE") + found(engine, odd_run(100_001), book, "POT") == []
+    got = found(engine, odd_run(100_000), book, "RUN_TWICE") + found(engine, odd_run(100_000), book, "POT")
+    assert got == [("RUN_TWICE.SPLIT", None, sev), ("RUN_TWICE.SPLIT", None, sev)]
 
 
 # ---- issue 13 item 2: what the seeds say -------------------------------------------------------
