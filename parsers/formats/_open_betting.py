@@ -53,7 +53,7 @@ class Betting:
               *, contribution: int = 0, cards: str | None = None, street: Street | None = None) -> Action:
         if contribution:
             self.total[player] += contribution
-            if kind in LIVE_POSTS or kind in (Kind.CALL, Kind.BET, Kind.RAISE):
+            if kind in LIVE_POSTS or kind in (Kind.CALL, Kind.BET, Kind.RAISE, Kind.COMPLETE):
                 self.bet[player] += contribution
                 self.max_bet = max(self.max_bet, self.bet[player])
         all_in = contribution > 0 and self.all_in(player)
@@ -108,6 +108,20 @@ class Betting:
         if self.max_bet == 0:
             return self._push(player, Kind.BET, to, to, contribution=added)
         return self._push(player, Kind.RAISE, to - self.max_bet, to, contribution=added)
+
+    def complete(self, player: str, to: int) -> Action:
+        """Stud: the bring-in raised to the full small bet ``to`` (the street total)."""
+        self._known(player)
+        if to <= self.max_bet:
+            raise ParseError(f"{player} completes to {to}, not above the bring-in {self.max_bet}")
+        return self._push(player, Kind.COMPLETE, to - self.max_bet, to, contribution=to - self.bet[player])
+
+    def draw(self, player: str, thrown: str | None) -> Action:
+        """Draw games: the cards thrown (a discard), or none (stands pat)."""
+        self._known(player)
+        if thrown:
+            return self._push(player, Kind.DISCARD, len(thrown) // 2, cards=thrown)
+        return self._push(player, Kind.STAND_PAT, 0)
 
     def show(self, player: str, cards: str, street: Street | None = None) -> Action:
         self._known(player)

@@ -22,9 +22,12 @@ Why these choices:
 * Rake: the standard has no rake field; a ``rake`` user field (our simulator's ``--format phh``
   writes one, after which ``finishing_stacks`` are net of it) is read into ``site_rake`` so the
   reconciliation checks Σ awards + rake = what was put in. Absent, ``site_rake`` stays None.
-* Variants: hold'em / Omaha (NT, NS, PO, FT, FO/8). Stud, razz and draw games (F7S, F7S/8, FR,
-  N2L1D, F2L3D, FB) are quarantined as unsupported: the canonical model has no bring-in,
-  up-cards or draws.
+* Variants: hold'em / Omaha (NT, NS, PO, FT, FO/8); stud, stud hi/lo, razz (F7S, F7S/8, FR) and
+  draw games (N2L1D, F2L3D, FB) too (issue 12). In stud each ``d dh`` after the street's betting
+  starts the next street (third street's three cards are two down and one up, seventh street's
+  down), ``pN pb`` posts the ``bring_in`` and the first ``cbr`` over it completes; in draw games
+  ``pN sd CARDS`` throws those cards (``pN sd`` stands pat) and starts the draw when the betting
+  before it is over, and the next ``d dh`` are the cards drawn. Stud has no button.
 * Amounts: integers stay chips (scale 1); any fractional amount makes the hand cents (scale 100),
   parsed exactly from the TOML text, never through float arithmetic.
 * Hand id: ``phh:<event>:<hand>`` (plus table) when the file names them, else ``phh:`` and a
@@ -55,6 +58,8 @@ from parsers.model import (
     Quarantined,
     Seat,
     Street,
+    StreetCards,
+    game_family,
 )
 from parsers.money import to_units
 from parsers.reading import iter_lines
@@ -66,8 +71,14 @@ VARIANTS = {
     "PO": ("omaha", "PL"),
     "FT": ("holdem", "FL"),
     "FO/8": ("omaha_hilo", "FL"),
+    "F7S": ("stud", "FL"),
+    "F7S/8": ("stud_hilo", "FL"),
+    "FR": ("razz", "FL"),
+    "N2L1D": ("draw27_single", "NL"),
+    "F2L3D": ("draw27_triple", "FL"),
+    "FB": ("badugi", "FL"),
 }
-UNSUPPORTED = {"F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB"}
+UNSUPPORTED: set[str] = set()
 
 _SECTION = re.compile(r"^\s*\[\s*([^\[\]\s][^\[\]]*?)\s*\]\s*(#.*)?$")
 _PLAYER = re.compile(r"^p(\d+)$")
@@ -201,6 +212,9 @@ def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int
         raise ParseError("antes / blinds_or_straddles length differs from the player count")
 
     bet = Betting(dict(zip(names, stacks, strict=True)))
+    family = game_family(variant)
+    if family != "flop":  # antes, blinds and the bring-in belong to the first betting round
+        bet.street = Street.THIRD if family == "stud" else Street.PREDRAW
     who = (lambda i: names[1 - i]) if n == 2 else (lambda i: names[i])  # heads-up: reversed
     bb_ante = 0
     uniform = len(set(antes)) == 1
@@ -219,9 +233,14 @@ def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int
     dealt: dict[str, str] = {}
     board: list[str] = []
     street_no = 0
-    for line_no, raw in enumerate(actions_raw, 1):
-        street_no = _apply(bet, str(raw), line_no, names=names, dealt=dealt, board=board, street_no=street_no,
-                           scale=scale)
+    rows: list[StreetCards] = []
+    if family == "flop":
+        for line_no, raw in enumerate(actions_raw, 1):
+            street_no = _apply(bet, str(raw), line_no, names=names, dealt=dealt, board=board, street_no=street_no,
+                               scale=scale)
+    else:
+        bring_in = _units(doc.get("bring_in") or 0, scale, "bring-in")
+        _apply_game(bet, [str(a) for a in actions_raw], names, dealt, rows, family == "stud", bring_in, scale)
 
     bet.derive_uncalled_return()
     seats, awards = _results(doc, bet, names, stacks, scale)
@@ -231,7 +250,7 @@ def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int
         and isinstance(day, int) else None
     seat_numbers = doc.get("seats") or list(range(1, n + 1))
     seats = [s._replace(seat_no=int(seat_numbers[i])) for i, s in enumerate(seats)]
-    return Hand(
+    hand = Hand(
         hand_id=hand_id,
         site="phh",
         site_hand_no=site_no,
@@ -261,6 +280,89 @@ def parse_document(doc: dict[str, Any], text: str, source_file: str, offset: int
         awards=awards,
         site_rake=_units(doc["rake"], scale, "rake") if doc.get("rake") is not None else None,
     )
+    if family != "flop":
+        hand.street_cards = rows
+        if betting == "FL" and doc.get("small_bet") is not None:
+            hand.small_bet = _units(doc["small_bet"], scale, "small bet")
+            hand.big_bet = _units(doc.get("big_bet") or 0, scale, "big bet") or None
+        if family == "stud":
+            hand.button_seat, hand.sb = None, 0
+            hand.bring_in = next((a.amount or 0 for a in bet.actions if a.kind is Kind.BRING_IN), 0)
+    return hand
+
+
+def _apply_game(bet: Betting, actions: list[str], names: list[str], dealt: dict[str, str],
+                rows: list[StreetCards], stud: bool, bring_in: int, scale: int) -> None:
+    """The actions of a stud or draw hand (see the module docstring)."""
+    order = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH) if stud else (
+        Street.PREDRAW, Street.DRAW1, Street.DRAW2, Street.DRAW3)
+    k = 0
+    acted = False  # a betting action on the current street (the next deal / draw starts a street)
+    completed = False
+    for line_no, raw in enumerate(actions, 1):
+        parts = raw.split("#", 1)[0].split()
+        if not parts:
+            continue
+        actor, verb, args = parts[0], parts[1] if len(parts) > 1 else "", parts[2:]
+        if actor == "d":
+            if verb != "dh" or len(args) != 2:
+                raise ParseError(f"bad dealer action {raw!r} in a {'stud' if stud else 'draw'} game", line_no)
+            player = _player(args[0], names, line_no)
+            cards = re.findall("..", _cards(args[1], line_no))
+            if stud and acted:
+                k += 1
+                if k >= len(order):
+                    raise ParseError("more stud streets than seven cards", line_no)
+                bet.new_street(order[k])
+                acted = False
+            before = len(re.findall("..", dealt.get(player, ""))) if stud else 0
+            for i, card in enumerate(cards, before):
+                up = stud and 2 <= i <= 5
+                if rows and rows[-1].player == player and rows[-1].street is bet.street and rows[-1].face_up == up:
+                    rows[-1] = rows[-1]._replace(cards=rows[-1].cards + card)
+                else:
+                    rows.append(StreetCards(player, bet.street, card, up))
+            dealt[player] = dealt.get(player, "") + "".join(cards)
+            continue
+        player = _player(actor, names, line_no)
+        if verb == "sd" and not stud:
+            if acted:
+                k += 1
+                if k >= len(order):
+                    raise ParseError("more draws than the game has", line_no)
+                bet.new_street(order[k])
+                acted = False
+            thrown = _cards(args[0], line_no) if args else None
+            bet.draw(player, thrown)
+            if thrown:
+                held = re.findall("..", dealt.get(player, ""))
+                for card in re.findall("..", thrown):
+                    if card in held:
+                        held.remove(card)
+                dealt[player] = "".join(held)
+            continue
+        acted = True
+        if verb == "pb" and stud and not args:
+            bet.post(player, Kind.BRING_IN, bring_in)
+        elif verb == "f" and not args:
+            bet.fold(player)
+        elif verb == "cc" and not args:
+            bet.check_or_call(player)
+        elif verb == "cbr" and len(args) == 1:
+            to = to_units(args[0], scale)
+            if stud and bet.street is Street.THIRD and not completed:
+                completed = True
+                bet.complete(player, to)
+            else:
+                bet.raise_to(player, to)
+        elif verb == "sm":
+            if not args:
+                bet.muck(player, street=Street.SHOWDOWN)
+            else:
+                cards = dealt.get(player, "") if args[0] == "-" else _cards(args[0], line_no)
+                bet.show(player, cards, street=Street.SHOWDOWN)
+        else:
+            raise ParseError(f"unknown action {raw!r}", line_no)
 
 
 def _limit_bb(doc: dict[str, Any], betting: str, scale: int) -> int:
