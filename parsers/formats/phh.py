@@ -359,8 +359,8 @@ def _apply_game(bet: Betting, actions: list[str], names: list[str], dealt: dict[
             if not args:
                 bet.muck(player, street=Street.SHOWDOWN)
             else:
-                cards = dealt.get(player, "") if args[0] == "-" else _cards(args[0], line_no)
-                bet.show(player, cards, street=Street.SHOWDOWN)
+                shown = dealt.get(player, "") if args[0] == "-" else _cards(args[0], line_no)
+                bet.show(player, shown, street=Street.SHOWDOWN)
         else:
             raise ParseError(f"unknown action {raw!r}", line_no)
 
