@@ -220,10 +220,10 @@ def test_a_queue_row_opens_its_case(served: Served, browser: Browser) -> None:
     time.sleep(0.5)  # the grid draws on its canvas after the script is idle
     t0 = time.monotonic()
     b.mouse_click(x, y)
-    b.wait_text("rarely raise each other")  # F-ring-002's explanation
+    b.wait_text("checks back strong hands")  # F-soft-003's explanation (row 1 is the chip + ring case)
     b.wait_idle()
     served.timings["queue row -> case"] = round(time.monotonic() - t0 - 0.3, 3)
-    assert "case=F-ring-002" in b.url()
+    assert "case=F-soft-003" in b.url()
     b.screenshot(ARTIFACTS / "05b-row-opened-case.png")
     b.click_button("Queue", "a")  # back to the queue: the old selection does not bounce to the case again
     b.wait_text("Reviewer workload")
