@@ -353,7 +353,9 @@ def test_pair_page(env: Path) -> None:
     assert {m.label: m.value for m in at.metric}["Hands together"] == "3"
     net = at.dataframe[0].value  # money in currency units, as on the player page (not cents)
     assert dict(zip(net["player"], net["net won together"], strict=True)) == {"alice": "$19.00", "bob": "-$18.50"}
-    hands = at.dataframe[1].value
+    sess = at.dataframe[1].value
+    assert list(sess["hands"]) == [3] and list(sess["table_name"]) == ["Alcor"]
+    hands = at.dataframe[2].value
     assert dict(zip(hands["hand_id"], hands["bob"], strict=True)) == {
         "pokerstars:1001": -0.5, "pokerstars:1002": -20.0, "pokerstars:1003": 2.0}
 
