@@ -1,15 +1,16 @@
 """Replay + all checks rate beside pokerkit's strict replay rate, on the same Pluribus PHH hands.
 
-Run: .venv/bin/python bench/replay.py [N_HANDS] [--warehouse DB] [--no-compile-probe]
+Run: .venv/bin/python bench/replay.py [N_HANDS] [--warehouse DB [--repeat N]] [--no-compile-probe]
 (needs ../shared/data/hands; one process, one core for the checker)
 
 What is timed, on the same hands in one run:
 
 * floorman fast path (``rules.columnar`` + ``rules.kernel``): the hands sit in a DuckDB warehouse
   (in memory, built untimed from the parsed hands, as ``floorman check`` finds them); timed are the
-  bulk load (DuckDB → Arrow, ``rules.store.column_windows``) and, separately, the replay + ALL
-  checks: kernel, the Python engine for every hand the kernel marks (their ``Hand`` objects are
-  rebuilt inside the timed region), the cross-hand checks and the action_states Arrow table.
+  bulk load (DuckDB → Arrow, ``rules.store.column_windows``, lean as in ``floorman check``) and,
+  separately, the replay + ALL checks: kernel, the Python engine for every hand the kernel marks
+  (their ``Hand`` objects are rebuilt inside the timed region), the cross-hand checks and the
+  action_states Arrow table. With ``--warehouse``: ``floorman check`` as a whole process.
 * the Python engine alone (``rules.check.check_hand`` on ready ``Hand`` objects), for reference.
 * pokerkit's strict replay of the same PHH hands.
 
@@ -22,8 +23,11 @@ CPU seconds (process time) are printed beside wall time: the machine is shared.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,7 +44,7 @@ from rules.check import check_hand  # noqa: E402
 from rules.columnar import check_columnar  # noqa: E402
 from rules.gcpause import paused_gc  # noqa: E402
 from rules.profiles import load_mapping, load_profile  # noqa: E402
-from rules.runner import DUCKDB_THREADS, check_warehouse  # noqa: E402
+from rules.runner import DUCKDB_THREADS  # noqa: E402
 from rules.store import DEFAULT_BATCH, column_windows  # noqa: E402
 from tests.conftest import HANDS  # noqa: E402
 from tests.rules.phh import phh_to_hand  # noqa: E402
@@ -101,7 +105,7 @@ def fast_rates(con: duckdb.DuckDBPyConnection, n: int, reps: int) -> tuple[float
     with paused_gc():
         for _ in range(reps):
             with _Clock() as t_load:
-                windows = list(column_windows(con.cursor(), DEFAULT_BATCH))
+                windows = list(column_windows(con.cursor(), DEFAULT_BATCH, lean=True))
             with _Clock() as t_chk:
                 done = list(check_columnar(windows, rulebook="online-standard", mapping=pmap))
             load_w += t_load.wall
@@ -122,23 +126,40 @@ def compile_seconds() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def warehouse_rate(db: Path) -> None:
-    """``floorman check`` end to end on a copy of ``db`` (the copy is not timed)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp) / "w.duckdb"
-        shutil.copy(db, work)
-        with _Clock() as t:
-            summary = check_warehouse(work)
-    hands = summary["hands"]
-    print(f"floorman check (load + check + write) on {db.name}: {hands:,} hands, {summary['action_states']:,} states,"
-          f" {summary['findings']:,} findings in {t.wall:.1f} s wall, {t.cpu:.1f} s cpu"
-          f" = {hands / t.wall:,.0f} hands/s wall (1 process)")
+def warehouse_rate(db: Path, repeat: int) -> None:
+    """``floorman check`` as a whole process (start-up, load, check, write, cross-hand and record
+    passes) on a fresh copy of ``db`` per run (the copy is not timed); ``repeat`` runs, each line
+    printed, then best and median. CPU is the child's user + system time (the machine is shared)."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    summary: dict[str, object] = {}
+    for _ in range(max(1, repeat)):
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp) / "w.duckdb"
+            shutil.copy(db, work)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            out = subprocess.run([sys.executable, "-m", "pipelines.cli", "check", "--db", str(work), "--json"],
+                                 cwd=ROOT, capture_output=True, text=True, check=True)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        summary = json.loads(out.stdout.strip().splitlines()[-1])
+        walls.append(wall)
+        cpus.append(cpu)
+        print(f"  floorman check run: {wall:.1f} s wall, {cpu:.1f} s cpu", flush=True)
+    hands = int(str(summary["hands"]))
+    print(f"floorman check, whole process, on {db.name}: {hands:,} hands, {summary['action_states']:,} states,"
+          f" {summary['findings']:,} findings; {len(walls)} runs: best {hands / min(walls):,.0f} hands/s wall"
+          f" (median {hands / statistics.median(walls):,.0f}), best {hands / min(cpus):,.0f} hands per cpu-second"
+          f" (median {hands / statistics.median(cpus):,.0f})")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("n_hands", nargs="?", type=int, default=1000)
-    ap.add_argument("--warehouse", type=Path, help="also time floorman check on a copy of this warehouse")
+    ap.add_argument("--warehouse", type=Path, help="also time floorman check, a whole process, on copies of this")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of floorman check on --warehouse (best and median)")
     ap.add_argument("--no-compile-probe", action="store_true", help="skip the cold numba compile measurement")
     args = ap.parse_args()
     parsed = _hands(args.n_hands)
@@ -183,7 +204,7 @@ def main() -> None:
         print(f"numba cold compile + first call (fresh process, empty cache; cached on disk after): "
               f"{compile_seconds():.1f} s")
     if args.warehouse:
-        warehouse_rate(args.warehouse)
+        warehouse_rate(args.warehouse, args.repeat)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from .profiles import Profile, ProfileMap, load_mapping, load_profile
 from .rake import MAX_IMPLIED_RAKE_PCT
 from .replay import ActionState, position_labels
 from .sequence import sequence_findings
-from .store import FETCH_WIDTHS, _cut
+from .store import FETCH_WIDTHS, _cut, full_tables
 
 _DICT = pa.dictionary(pa.int32(), pa.string())
 _KIND_NAMES = pa.array(KIND_NAMES, pa.string())
@@ -327,7 +327,7 @@ def _hands_of(wa: WindowArrays, need: np.ndarray) -> list[Hand]:
     fetched tables by their row offsets (``rules.store._cut``)."""
     picked: list[pa.Table] = []
     k = len(need)
-    for t, width in zip(wa.tables, FETCH_WIDTHS, strict=True):
+    for t, width in zip(full_tables(wa.tables), FETCH_WIDTHS, strict=True):
         rn = _np(t.column(0))
         starts = np.searchsorted(rn, need + wa.wlo)
         stops = np.searchsorted(rn, need + wa.wlo + 1)

@@ -159,21 +159,31 @@ def load_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[str] | None = 
     yield from hands
 
 
-def write_results(con: duckdb.DuckDBPyConnection, done: CheckedBatch | Any, run_id: str) -> None:
+def write_results(
+    con: duckdb.DuckDBPyConnection, done: CheckedBatch | Any, run_id: str, in_transaction: bool = False,
+    replace: bool = True,
+) -> None:
     """Replace the checked hands' rows in action_states and violations (idempotent re-runs).
 
     ``done`` is a ``CheckedBatch`` or the fast path's ``rules.columnar.ColumnarBatch`` (states already
-    an Arrow table with its ``rulebook`` column: inserted as is).
+    an Arrow table with its ``rulebook`` column: inserted as is). The rows are written in a
+    transaction of their own, or, with ``in_transaction``, in the caller's open one (the runner
+    commits a whole run once: a DuckDB commit of a batch this size is a checkpoint, which cost more
+    than the insert itself at every batch). ``replace=False``: the caller has already deleted the
+    hands' earlier rows (``delete_results``), so the rows are only inserted.
     """
     hand_ids, states, findings, rulebook_of = done.hand_ids, done.states, done.findings, done.rulebook_of
-    ensure_schema(con)
+    if not in_transaction:
+        ensure_schema(con)
     now = datetime.now(UTC).replace(tzinfo=None)
     ids = pa.table({"hand_id": pa.array(list(hand_ids), pa.string())})
     con.register("_checked", ids)
     try:
-        con.execute("BEGIN")
-        con.execute("DELETE FROM action_states WHERE hand_id IN (SELECT hand_id FROM _checked)")
-        con.execute("DELETE FROM violations WHERE hand_id IN (SELECT hand_id FROM _checked)")
+        if not in_transaction:
+            con.execute("BEGIN")
+        if replace:
+            con.execute("DELETE FROM action_states WHERE hand_id IN (SELECT hand_id FROM _checked)")
+            con.execute("DELETE FROM violations WHERE hand_id IN (SELECT hand_id FROM _checked)")
         if isinstance(states, pa.Table):
             if states.num_rows:
                 con.register("_states", states)
@@ -200,12 +210,21 @@ def write_results(con: duckdb.DuckDBPyConnection, done: CheckedBatch | Any, run_
             con.register("_viol", table)
             con.execute(f"INSERT INTO violations ({', '.join(fdata)}) SELECT {', '.join(fdata)} FROM _viol")
             con.unregister("_viol")
-        con.execute("COMMIT")
+        if not in_transaction:
+            con.execute("COMMIT")
     except Exception:
-        con.execute("ROLLBACK")
+        if not in_transaction:
+            con.execute("ROLLBACK")
         raise
     finally:
         con.unregister("_checked")
+
+
+def delete_results(con: duckdb.DuckDBPyConnection) -> None:
+    """Delete the action_states and violations rows of every hand in the warehouse (a run that checks
+    them all, in its transaction, before its inserts: one scan of each table, not one per batch)."""
+    con.execute("DELETE FROM action_states WHERE hand_id IN (SELECT hand_id FROM hands)")
+    con.execute("DELETE FROM violations WHERE hand_id IN (SELECT hand_id FROM hands)")
 
 
 VIOLATION_FIELDS = (
@@ -251,8 +270,24 @@ _KERNEL_EXTRA = {
 }
 
 
-def _fetch_kernel(con: duckdb.DuckDBPyConnection, order: str, lo: int, hi: int) -> list[pa.Table]:
-    """``_fetch`` plus the fast path's integer columns (named ``k_*``, after the usual ones)."""
+#: what the fast path reads of each child table besides its ``k_*`` integers (``rules.columnar.
+#: window_arrays``: seated names for the states, stacks, cards, amounts, whether an action has a time).
+#: The Python engine's full rows (``_CHILD_SQL``: names, kinds and streets as text) are most of the
+#: load's cost and are needed only for the few hands the kernel hands over, so the runner fetches
+#: them per window on first need (``LeanWindow.full``), never for a window the kernel decides whole.
+_LEAN_COLS = {
+    "seats": "c.player, c.stack, c.sitting_out",
+    "actions": "c.all_in, c.contribution, c.cards, c.acted_at",
+    "hole_cards": "c.cards",
+    "boards": "c.cards",
+    "pots": "",
+    "awards": "c.amount",
+}
+
+
+def _fetch_kernel(con: duckdb.DuckDBPyConnection, order: str, lo: int, hi: int, lean: bool = False) -> list[pa.Table]:
+    """``_fetch`` plus the fast path's integer columns (named ``k_*``, after the usual ones); ``lean``:
+    of the child tables only the columns the fast path reads (``_LEAN_COLS``)."""
     extra = _KERNEL_EXTRA["hands"]
     out = [
         con.execute(
@@ -262,10 +297,10 @@ def _fetch_kernel(con: duckdb.DuckDBPyConnection, order: str, lo: int, hi: int) 
         ).to_arrow_table()
     ]
     for cols, table, within in _CHILD_SQL:
-        more = f", {_KERNEL_EXTRA[table]}" if _KERNEL_EXTRA[table] else ""
+        picked = ", ".join(x for x in ((_LEAN_COLS[table] if lean else cols), _KERNEL_EXTRA[table]) if x)
         out.append(
             con.execute(
-                f"SELECT o.rn, {cols}{more} FROM {order} o JOIN {table} c ON c.hand_id = o.hand_id"
+                f"SELECT o.rn{', ' if picked else ''}{picked} FROM {order} o JOIN {table} c ON c.hand_id = o.hand_id"
                 f" WHERE o.rn >= ? AND o.rn < ? ORDER BY o.rn, {within}",
                 [lo, hi],
             ).to_arrow_table()
@@ -305,12 +340,49 @@ def _ordered_windows(
         con.execute("DROP TABLE IF EXISTS _rule_order")
 
 
+class LeanWindow(list[pa.Table]):
+    """The fast path's lean tables of one query window (``_LEAN_COLS``), and ``full()``: the same
+    window's tables with every column (``_fetch_kernel``), fetched from ``con`` on first call, for the
+    hands the Python engine checks. The window's own hands table (``rn``, ``hand_id``) is the order
+    joined, so ``full()`` works after the window generator has ended, while ``con`` is open."""
+
+    def __init__(self, tables: list[pa.Table], con: duckdb.DuckDBPyConnection, lo: int, hi: int) -> None:
+        super().__init__(tables)
+        self._con, self._lo, self._hi = con, lo, hi
+        self._full: list[pa.Table] | None = None
+
+    def full(self) -> list[pa.Table]:
+        if self._full is None:
+            self._con.register("_rule_window", self[0].select(["rn", "hand_id"]))
+            try:
+                self._full = _fetch_kernel(self._con, "_rule_window", self._lo, self._hi)
+            finally:
+                self._con.unregister("_rule_window")
+        return self._full
+
+
+def full_tables(tables: list[pa.Table]) -> list[pa.Table]:
+    """Every column of a window's tables (``LeanWindow.full`` for a lean window)."""
+    return tables.full() if isinstance(tables, LeanWindow) else tables
+
+
 def column_windows(
-    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH
+    con: duckdb.DuckDBPyConnection, batch_size: int = DEFAULT_BATCH, lean: bool = False
 ) -> Generator[tuple[list[pa.Table], int, int], None, None]:
     """``hand_batches`` without building ``Hand`` objects: (fetched tables, lo, hi) per batch, for
-    ``rules.columnar`` (same table-and-time order, same windows, plus the kernel's integer columns)."""
-    yield from _ordered_windows(con, batch_size, _fetch_kernel)
+    ``rules.columnar`` (same table-and-time order, same windows, plus the kernel's integer columns).
+
+    ``lean`` (what ``floorman check`` reads): each window's tables are a ``LeanWindow`` of only the
+    columns the kernel reads; the rest is fetched from ``con`` for a window with a hand that needs
+    the Python engine, so ``con`` must stay open until the windows are checked."""
+    if not lean:
+        yield from _ordered_windows(con, batch_size, _fetch_kernel)
+        return
+
+    def fetch(c: duckdb.DuckDBPyConnection, order: str, lo: int, hi: int) -> list[pa.Table]:
+        return LeanWindow(_fetch_kernel(c, order, lo, hi, lean=True), c, lo, hi)
+
+    yield from _ordered_windows(con, batch_size, fetch)
 
 
 def hand_batches(
