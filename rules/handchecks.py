@@ -44,6 +44,27 @@ def _wrong_blind(hid: str, a: Action, blind: str, level: int, cite: Callable[[st
     )
 
 
+def _header_blinds(hand: Hand, found: list[Finding]) -> list[Finding]:
+    """Online: the small and the big blind both posted off the header's blinds, in the header's own
+    proportion (Bovada "Level 5 (75/150)" posting 50/100, MicroGaming's stakes attribute): the site's
+    software posted its level, so the header is the export's inconsistency (DATA), not a wrong post."""
+    posting = [f for f in found if f.rule_id == "BLIND.POSTING"]
+    sbs = [a.contribution for a in hand.actions if a.kind is Kind.POST_SB]
+    bbs = [a.contribution for a in hand.actions if a.kind is Kind.POST_BB]
+    if len(posting) != 2 or len(sbs) != 1 or not bbs or not hand.sb or not hand.bb:
+        return found
+    sb, bb = sbs[0], max(bbs)
+    if sb == hand.sb or bb == hand.bb or sb * hand.bb != bb * hand.sb:
+        return found
+    return [
+        finding(f.hand_id, f.action_seq, f.rule_id, DATA, f.expected, f.actual,
+                f"Export inconsistency (header blinds): the header writes {fmt(hand.sb)}/{fmt(hand.bb)} but the"
+                f" site posted {fmt(sb)}/{fmt(bb)}, in the same proportion; the site's software posts its level,"
+                " so the header is stale.") if f in posting else f
+        for f in found
+    ]
+
+
 def _bb_ante(hid: str, a: Action, expected: str, actual: str, message: str, cite: Callable[[str], str]) -> Finding:
     """ANTE.BB_ANTE: the big-blind ante posted by someone else, or short of the full ante."""
     return Finding(hid, a.seq, "ANTE.BB_ANTE", ERROR, False, None, expected, actual, message + cite("ANTE.BB_ANTE"))
@@ -80,6 +101,8 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
                                     cite))
         elif a.kind is Kind.POST_STRADDLE:
             straddles.append((a.seq, i, a.amount if a.amount is not None else a.contribution))
+    if prof.software_dealt:
+        out = _header_blinds(hand, out)
     # heads-up with a live button (a dead button on a seat not dealt in leaves two blinds, no button)
     pos = rp.positions
     btn = -1
@@ -88,7 +111,18 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     elif n > 2 and "" in pos:
         dealt = [i for i in range(n) if pos[i]]
         btn = dealt[-1] if len(dealt) == 2 and pos[dealt[-1]] == "BTN" else -1
-    if btn >= 0 and rp.sb_player >= 0 and rp.sb_player != btn and hand.button_seat is not None:
+    wrong_button = btn >= 0 and rp.sb_player >= 0 and rp.sb_player != btn and hand.button_seat is not None
+    if wrong_button and prof.software_dealt:
+        # online the site's software posts the blinds: a written button that did not post the small blind
+        # is the export's inconsistency (Entraction's dealer line naming the big blind, re-exports)
+        out.append(finding(
+            hid, None, "BLIND.HEADSUP_BUTTON", DATA, f"{ring[btn]} (button) posts SB",
+            f"{ring[rp.sb_player]} posted SB",
+            f"Export inconsistency (heads-up button): the export writes {ring[btn]} on the button but"
+            f" {ring[rp.sb_player]} posted the small blind; the site's software posts the blinds, so the written"
+            " button seat, not a player, is wrong.",
+        ))
+    elif wrong_button:
         out.append(
             Finding(
                 hid,

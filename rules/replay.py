@@ -429,7 +429,9 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         elif kind is _K_RETURN:
             bets = sorted(street_bet, reverse=True)
             excess = bets[0] - (bets[1] if n > 1 else 0) if street_bet[i] == bets[0] else 0
-            if -c != excess and a_street is not _SHOWDOWN:
+            if -c != excess and a_street is not _SHOWDOWN and not (
+                -c > street_bet[i] and _dead_excess(-c, i, contributed, allin, folded)  # reaches a dead post
+            ):
                 add(
                     Finding(
                         hid,
@@ -1316,4 +1318,15 @@ def _house_cap(hand: Hand, prof: Profile, a: Action, bet_no: int, live: int) -> 
         f"{a.player} made bet number {bet_no} of the round. {prof.name} applies the house's limit on raises"
         f" in limit tournaments, which no record states, so the floor checks it.{heads}"
         + cite_article(prof, "BET.LIMIT_RAISE_CAP"),
+    )
+
+
+def _dead_excess(back: int, i: int, contributed: list[int], allin: list[bool], folded: list[bool]) -> bool:
+    """The return is what player ``i`` put in beyond everything any other player put in, with every other
+    player all-in or folded: money nobody can match, though part of it was a dead post (antes all-in
+    for different amounts: PKR "posts ante of 20 (all-in)" after an ante of 10 all-in, 10 returned)."""
+    others = max((contributed[q] for q in range(len(contributed)) if q != i), default=0)
+    return (
+        back == contributed[i] - others > 0
+        and all(allin[q] or folded[q] for q in range(len(contributed)) if q != i)
     )

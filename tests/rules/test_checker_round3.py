@@ -374,8 +374,11 @@ def test_dead_button_headsup_has_no_button_to_post_the_small_blind() -> None:
     hc = run(_two_left(button=3))
     assert errors(hc) == []
     assert hc.replay.positions == ["SB", "BB"]
-    # a live button (seat 2) must post the small blind heads-up
-    assert ("BLIND.HEADSUP_BUTTON", None) in errors(run(_two_left(button=2)))
+    # a live button (seat 2) must post the small blind heads-up (live: ERROR; online the software posts
+    # the blinds, so the written button is the export's: DATA, issue 13)
+    assert ("BLIND.HEADSUP_BUTTON", None) in errors(run(_two_left(button=2), "PKR-cash"))
+    assert [(f.rule_id, f.severity) for f in run(_two_left(button=2)).findings
+            if f.rule_id == "BLIND.HEADSUP_BUTTON"] == [("BLIND.HEADSUP_BUTTON", "data")]
 
 
 # ---- CHECKER_SHORT_DECK: GGPoker Short Deck, button blind and straddles from any seat ------------

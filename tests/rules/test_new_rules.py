@@ -336,3 +336,57 @@ def test_article_passages_are_verbatim_seed_text() -> None:
         assert passage in texts[tag], (key, passage)
         assert article and not re.search(r"\s{2,}$", passage), key
     assert Path(__file__).exists()
+
+
+# ---- issue 13 item 3: real-hand findings that are the export's, or the checker's ----------------
+def antes_allin(back: int) -> Hand:
+    """PKR tournament 2050887314: "Player0 posts ante of 10 (all-in)", "Hero posts ante of 20 (all-in)",
+    "Returning 10 to Hero uncalled"; Hero wins the 20."""
+    return make_hand([("P0", 10), ("Hero", 20)],
+                     [("preflop", "P0", "post_ante", 10), ("preflop", "Hero", "post_ante", 20),
+                      ("preflop", "Hero", "uncalled_return", back)],
+                     sb=0, bb=0, hole={"P0": "5d2c", "Hero": "2h8s"}, boards=["JsQsQh7sJd"],
+                     awards=[("Hero", 30 - back)], game_type="tournament", button=1, hand_id=hid())  # fmt: skip
+
+
+@pytest.mark.parametrize("book", [ONLINE, CEP])
+def test_an_unmatchable_ante_comes_back(engine: str, book: str) -> None:
+    """Money nobody can match is uncalled even when it was posted dead: 10 back is exact, 5 is not."""
+    assert found(engine, antes_allin(10), book, "POT") == []
+    assert found(engine, antes_allin(5), book, "POT.UNCALLED_RETURN") == [("POT.UNCALLED_RETURN", 2, "error")]
+
+
+def headsup(button: int) -> Hand:
+    return make_hand([("A", DEEP), ("B", DEEP)],
+                     [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200),
+                      ("preflop", "A", "fold", None), ("preflop", "B", "uncalled_return", 100)],
+                     button=button, awards=[("B", 200)], hand_id=hid())  # fmt: skip
+
+
+def test_online_headsup_button_on_the_big_blind_is_the_export_s(engine: str) -> None:
+    """Entraction writes the big blind as the heads-up dealer: online the software posts the blinds, so
+    the written button is the export's (DATA); live the button must post the small blind (ERROR)."""
+    assert found(engine, headsup(1), ONLINE, "BLIND") == []
+    assert found(engine, headsup(2), ONLINE, "BLIND") == [("BLIND.HEADSUP_BUTTON", None, "data")]
+    assert found(engine, headsup(2), PKR, "BLIND") == [("BLIND.HEADSUP_BUTTON", None, "error")]
+
+
+def header_blinds(sb_post: int, bb_post: int) -> Hand:
+    """Bovada 2607979051: "Level 5 (75/150)", then "Ante/Small blind 50", "Big blind/Bring in 100"."""
+    return make_hand([("SB", DEEP), ("BB", DEEP), ("BTN", DEEP)],
+                     [("preflop", "SB", "post_sb", sb_post), ("preflop", "BB", "post_bb", bb_post),
+                      ("preflop", "BTN", "fold", None), ("preflop", "SB", "fold", None),
+                      ("preflop", "BB", "uncalled_return", bb_post - sb_post)],
+                     sb=75, bb=150, awards=[("BB", 2 * sb_post)], game_type="tournament", hand_id=hid())  # fmt: skip
+
+
+def test_online_header_blinds_contradicting_both_posts_are_the_export_s(engine: str) -> None:
+    assert found(engine, header_blinds(50, 100), ONLINE, "BLIND") == [("BLIND.POSTING", 0, "data"),
+                                                                       ("BLIND.POSTING", 1, "data")]
+    assert found(engine, header_blinds(75, 150), ONLINE, "BLIND") == []
+    # one blind off the header (or both off its proportion) is still a wrong post
+    assert found(engine, header_blinds(50, 150), ONLINE, "BLIND") == [("BLIND.POSTING", 0, "error")]
+    assert found(engine, header_blinds(50, 120), ONLINE, "BLIND") == [("BLIND.POSTING", 0, "error"),
+                                                                       ("BLIND.POSTING", 1, "error")]
+    assert found(engine, header_blinds(50, 100), CEP, "BLIND") == [("BLIND.POSTING", 0, "error"),
+                                                                    ("BLIND.POSTING", 1, "error")]

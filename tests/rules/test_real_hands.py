@@ -549,8 +549,8 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
         "bossmedia:2089896542",
         "DECK.DUPLICATE_CARD",
         None,
-        "hand void, all chips returned",
-        "pot awarded",
+        "each card once",  # online: DATA since issue 13 (the software deals one deck)
+        "written twice: 3d (ItalyToast and board 1)",
         SITE_EDITED_FIXTURE,
     ),
     ("bovada:2601409566", "BLIND.POSTING", 2, "big blind 1,000", "posted 500", SITE_HALF_BLIND_POST),
@@ -732,8 +732,8 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
         "pokerstars:109687480274",
         "DECK.DUPLICATE_CARD",
         None,
-        "hand void, all chips returned",
-        "pot awarded",
+        "each card once",  # online: DATA since issue 13 (the software deals one deck)
+        "written twice: 5d (Fishmax3 and board 1)",
         SITE_EDITED_FIXTURE,
     ),
     (
