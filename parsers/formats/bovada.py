@@ -5,6 +5,12 @@ reveal every player's hole cards after the hand (operator-like exports), write "
 with X the chips *added*, all-ins as "All-in X" (chips added, sometimes a blind), results as
 "Hand result" per pot, and times in US Eastern time unless marked UTC. Players are named by their
 position label; the file owner ("[ME]") is named "Hero" so that he is one player across hands.
+
+7 Card Stud and Stud Hi-Lo (``7CARD``, issue 12) have a layout of their own: seats are written
+"Seat+3: $0.50 in chips" and act as "Seat+3 : ..." (the player is named by that seat label), the
+streets are marked "*** 3RD STREET ***".. in 2014 exports and not at all before (a "Card dealt to a
+spot" after the street's betting starts the next street), and the bring-in is "Bring_in chip" or
+"Big blind/Bring in"; the first raise over it ("Raises $5 to $5") completes it.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from typing import ClassVar
 
 from parsers.base import StartLineFormat
 from parsers.formats._stars_like import EASTERN, UTC, HandBuilder, Money, cards, new_hand, to_utc
-from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street, StreetCards
 from parsers.reading import Block
 
 _START = re.compile(r"^\ufeff?(?:Bovada|Ignition|Bodog(?:\.com|\.eu| UK)?) Hand #")
@@ -130,6 +136,8 @@ def _parse(block: Block, source_file: str) -> Hand:
     if m is None:
         raise ParseError(f"unrecognised header {lines[0]!r}", 1)
     game = m["game"] or m["game1"]
+    if game == "7CARD":
+        return _parse_stud(block, lines, m, source_file)
     if game not in _GAMES:
         raise ParseError(f"unsupported variant: {game}", 1)
     site = m["site"].split(".")[0].split(" ")[0].lower()
@@ -234,6 +242,136 @@ def _parse(block: Block, source_file: str) -> Hand:
     done = b.finish()
     _check_repeats(done, lines)
     return done
+
+
+_STUD_SEAT = re.compile(r"^Seat\+(?P<seat>\d+)(?P<me> \[ME\])?: (?P<cash>\$?[\d.,]+) in [Cc]hips\s*$")
+_STUD_ACTOR = re.compile(r"^Seat\+(?P<seat>\d+)(?: \[ME\])? : (?P<rest>.*?)\s*$")
+_STUD_MARKS = {"*** 3RD STREET": Street.THIRD, "*** 4TH STREET": Street.FOURTH, "*** 5TH STREET": Street.FIFTH,
+               "*** 6TH STREET": Street.SIXTH, "*** 7TH STREET": Street.SEVENTH, "*** RIVER": Street.SEVENTH}
+_STUD_ORDER = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
+_STUD_QUIET = ("Stand", "Ranking", "Table enter user", "Table leave user", "Sit out", "Re-join", "Seat stand",
+               "Seat sit out", "Does not show", "Draw for dealer", "Set dealer")
+
+
+def _parse_stud(block: Block, lines: list[str], m: re.Match[str], source_file: str) -> Hand:
+    """A Bovada/Bodog 7 Card Stud (Hi-Lo) hand (see the module docstring)."""
+    site = m["site"].split(".")[0].split(" ")[0].lower()
+    hand = new_hand(site=site, hand_no=m["no"], fmt="bovada", source_file=source_file, offset=block.offset,
+                    length=block.length)
+    hand.variant = "stud_hilo" if m["hilo"] or m["hilo1"] else "stud"
+    limit = m["limit"] or m["tlimit"]
+    if limit != "Fixed Limit":
+        raise ParseError(f"unsupported variant: 7CARD {limit}", 1)
+    hand.betting = "FL"
+    if m["tid"]:
+        hand.game_type, hand.tournament_id, hand.tournament_level = "tournament", m["tid"], m["level"]
+        hand.currency, hand.unit_scale = "CHIPS", 1
+    else:
+        hand.currency = "USD"
+    hand.started_at = to_utc(m["when"], "%Y-%m-%d %H:%M:%S", UTC if m["zone"] else EASTERN)
+    money = Money(hand.unit_scale)
+    i = 1
+    while i < len(lines) and (s := _STUD_SEAT.match(lines[i])) is not None:
+        name = "Hero" if s["me"] else f"Seat+{s['seat']}"
+        hand.seats.append(Seat(int(s["seat"]), name, money(s["cash"])))
+        if s["me"]:
+            hand.hero = name
+        i += 1
+    if not hand.seats:
+        raise ParseError("no seats", i + 1)
+    names = {str(seat.seat_no): seat.player for seat in hand.seats}
+    b = HandBuilder(hand)
+    b.street = Street.THIRD
+    k = 0
+    bet_seen = completed = in_summary = False
+    held: dict[str, list[str]] = {}
+    for n in range(i, len(lines)):
+        line = lines[n].strip()
+        if in_summary:
+            _summary_line(line, hand, money)
+            continue
+        if line.startswith("*** "):
+            if line.startswith("*** SUMMARY"):
+                in_summary = True
+            elif (mark := next((st for pre, st in _STUD_MARKS.items() if line.startswith(pre)), None)) is not None:
+                k = _STUD_ORDER.index(mark)
+                b.new_street(mark)
+                bet_seen = False
+            elif not line.startswith("*** HOLE CARDS"):
+                raise ParseError(f"unknown section {line!r}", n + 1)
+            continue
+        a = _STUD_ACTOR.match(line)
+        if a is None:
+            if line.startswith(_NO_CHIPS):
+                continue
+            raise ParseError(f"unrecognised line {line!r}", n + 1)
+        if a["seat"] not in names:
+            raise ParseError(f"action by a seat not listed: {a['seat']!r}", n + 1)
+        player, rest = names[a["seat"]], _VERBS.sub(_verb, a["rest"]).replace("Bring in(timeout) ", "Bring in ")
+        if rest.startswith("Card dealt to a spot"):
+            if bet_seen:  # no street marker: the deal after the betting starts the next street
+                k += 1
+                if k >= len(_STUD_ORDER):
+                    raise ParseError("an eighth stud card", n + 1)
+                b.new_street(_STUD_ORDER[k])
+                bet_seen = False
+            got = [c for g in _BRACKETS.findall(rest) for c in re.findall("..", cards(g))]
+            before = len(held.get(player, []))
+            for j, card in enumerate(got, before):
+                up = 2 <= j <= 5
+                rows = hand.street_cards
+                if rows and rows[-1].player == player and rows[-1].street is b.street and rows[-1].face_up == up:
+                    rows[-1] = rows[-1]._replace(cards=rows[-1].cards + card)
+                else:
+                    rows.append(StreetCards(player, b.street, card, up))
+            held.setdefault(player, []).extend(got)
+            continue
+        try:
+            if rest.startswith(("Bring_in chip ", "Big blind/Bring in ")):
+                amount = money(rest.rsplit(" ", 1)[1])
+                b.post(player, Kind.BRING_IN, amount)
+                hand.bring_in = hand.bring_in or amount
+            elif rest.startswith("Ante chip "):
+                amount = money(rest[10:].split()[0])
+                hand.ante = hand.ante or amount
+                b.post(player, Kind.POST_ANTE, amount)
+            elif rest.startswith("Raises ") and b.street is Street.THIRD and not completed:
+                r = _RAISE_TO.match(rest[7:])  # "Raises $5 to $5"; tournaments: "Raise 100" (the total)
+                to = money(r["to"]) if r is not None else money(rest[7:].split()[0])
+                b.complete(player, to, money(r["amt"]) if r is not None else to - b.committed(player))
+                completed = True
+            elif rest.startswith("Bets ") and b.street is Street.THIRD and not completed:
+                to = money(rest[5:].split()[0])  # the full bet instead of the bring-in: it completes
+                b.complete(player, b.committed(player) + to, to)
+                completed = True
+            elif rest.startswith(("D bets ", "Double bets ")):
+                b.bet(player, money(rest.split()[-1]))
+            elif rest.startswith(("Hand result", "Hand Result")):
+                side = "Side" in rest.split(" ", 2)[1] if " " in rest else False
+                b.award(player, money(rest.rsplit(" ", 1)[1]), 1 if side or "Side pot" in rest else 0)
+            elif rest.startswith(_STUD_QUIET):
+                continue
+            elif rest.startswith("Showdown"):
+                b.show(player, "".join(held.get(player, [])))
+            elif rest.startswith(("Folds", "Checks", "Calls ", "Bets ", "Raises ", "All-in", "Return uncalled",
+                                  "Mucks")):
+                _action(player, rest, b, money, dealing=False, dealt={p: "".join(c) for p, c in held.items()})
+            else:
+                raise ParseError(f"unknown action {rest!r}")
+        except ParseError as exc:
+            raise ParseError(exc.reason, n + 1) from None
+        bet_seen = bet_seen or not rest.startswith(("Ante chip ", "Hand result", "Hand Result", "Showdown",
+                                                     "Mucks", "Return uncalled"))
+    if not in_summary:
+        raise ParseError("truncated hand: no *** SUMMARY *** section")
+    completion = next((a.raise_to or 0 for a in hand.actions if a.kind is Kind.COMPLETE), 0)
+    hand.bb = completion or hand.bring_in  # the header writes no stakes: the completion is the small bet
+    hand.small_bet = completion or None
+    hand.big_bet = 2 * completion if completion else None
+    for who, got in held.items():
+        if "??" not in got:
+            b.hole(who, "".join(got), Provenance.DEALT if who == hand.hero else Provenance.OPERATOR)
+    return b.finish()
 
 
 def _first_repeat(lines: list[str], end: int) -> int | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import fulltilt, ipoker, merge, pokerstars
+from parsers.formats import bovada, fulltilt, ipoker, merge, pokerstars
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -23,6 +23,7 @@ from .test_tournaments import tour
 
 STARS = (*FPDB, "Stars")
 ACTING_IPOKER = (88, 197)  # iPoker: the same, over the sit & go and cash stud games
+ACTING_BOVADA = (37, 116)  # Bovada, marked (2014) and unmarked streets
 ACTING_FT = (39, 69)  # Full Tilt third streets and later streets judged (ties by position are not)
 MERGE = (*FPDB, "Merge")
 
@@ -301,3 +302,27 @@ def test_ipoker_stud_bring_in_completion_and_the_ante_counted_twice() -> None:
     # counts the ante again); Player5's win="1,398" is exactly everyone's chips as read
     assert put_in(hand)["Player20"] == 368 and awards(hand) == [("Player5", 1398, 0, 1)]
     assert (hand.bb, hand.bring_in) == (60, 15)  # "7 Card Stud L" writes no bets: bb is the completion
+
+
+def test_bovada_seven_card_stud_all_reconcile() -> None:
+    tour("Bovada")
+    hands, games = _games(bovada.FORMAT)
+    # "7CARD Fixed Limit" / "7CARD HiLo Fixed Limit" cash and a 2012 "7CARD Tournament"
+    assert games == {("stud", None): 44, ("stud_hilo", None): 2}
+    assert not_ok(hands) == {}  # against "Total Pot($x) | Rake ($y)" and every "Hand result"
+    # streets with no marker (before 2014) start at the deal after the betting: the acting order
+    # by board holds on each of them, as with the marked 2014 hands
+    assert _acting_order_checked(hands) == ACTING_BOVADA
+
+
+def test_bovada_stud_without_street_markers() -> None:
+    path = cash(*FPDB, "Bovada", "Stud", "7-Stud-USD-2.00-4.00-201205.txt")
+    hand = hand_from(bovada.FORMAT, path, "2604291510")
+    # "Seat+5 : Bring_in chip $0.02", two calls, "Card dealt to a spot [9c]" (4th street), checks,
+    # "[4d]" (5th street), "Seat+3 [ME] : Bets $0.10", two folds, the return, "Hand result $0.09"
+    assert [s.value for s in dict.fromkeys(a.street for a in hand.actions)] == ["third", "fourth", "fifth"]
+    assert kinds(hand, Kind.BRING_IN) == [("Seat+5", 2, 2)] and hand.ante == 1
+    assert [c for c in hand.street_cards if c.player == "Hero"] == [
+        StreetCards("Hero", Street.THIRD, "JhQh", False), StreetCards("Hero", Street.THIRD, "Th", True),
+        StreetCards("Hero", Street.FOURTH, "4c", True), StreetCards("Hero", Street.FIFTH, "Kh", True)]
+    assert kinds(hand, Kind.UNCALLED_RETURN) == [("Hero", 10, -10)] and awards(hand) == [("Hero", 9, 0, 1)]

@@ -67,9 +67,9 @@ def test_bovada_tournaments_parse_and_reconcile() -> None:
     # written Total Pot and the results (a hand that did not would stay quarantined)
     assert counts["NLHE-9max-USD-MTT - $9.000 Guaranteed (DS) - $20-$2 - 201408.corrupted.lines.txt"] == (87, 0)
     assert counts["NLHE-6max-USD-STT - Holdem (Double-Up Turbo) - $10-$0.50 - 201502.txt"] == (46, 0)
-    assert counts["7-Stud-USD-MTT - $10-$1 - 201206.txt"] == (0, 40)
-    assert sum(h for h, _ in counts.values()) == 635
-    assert reasons == {"unsupported variant: 7CARD": 40}
+    assert counts["7-Stud-USD-MTT - $10-$1 - 201206.txt"] == (40, 0)  # 7 Card Stud (issue 12)
+    assert sum(h for h, _ in counts.values()) == 635 + 40
+    assert reasons == {}
     assert not_ok(hands) == {}
     double = tour("Bovada", "Flop", "NLHE-6max-USD-STT - Holdem (Double-Up Turbo) - $10-$0.50 - 201502.txt")
     double_up = hand_from(bovada.FORMAT, double, "3152355148")
