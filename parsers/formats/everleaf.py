@@ -9,7 +9,11 @@ and reconciliation checks the implied rake. A hand starts at the skin's banner l
 "Hand history for game" line when a file has no banner. Times carry no zone: left None.
 Tournament files carry table chat ("EricBlade: lol") and table moves ("... has been reseated to
 this table"): neither moves chips.
-Stud is quarantined as an unsupported variant.
+7 Card Stud (issue 12): "** Dealing down cards **" opens third street, "**** dealing 4th street
+****" / "** Dealing 4th Street **" .. "river" the next ones, "X posts bring-in $0.02." and "X
+completes to $0.05." (or a first bet on third street) are the bring-in and its completion; the
+2011-08 exports write "Dealt to X [ Ah ]." per street (the hero's three third-street cards, two
+down), the earlier ones no cards at all. Stud has no button and no blinds (``bb`` is the small bet).
 """
 
 from __future__ import annotations
@@ -22,7 +26,19 @@ from typing import ClassVar
 from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._ledger import Ledger
 from parsers.formats._stars_like import cards, new_hand
-from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.model import (
+    Award,
+    Board,
+    Hand,
+    HoleCards,
+    Kind,
+    ParseError,
+    Provenance,
+    Quarantined,
+    Seat,
+    Street,
+    StreetCards,
+)
 from parsers.money import to_units
 from parsers.reading import Block, iter_blocks, iter_lines
 
@@ -60,6 +76,12 @@ _GAMES = {"Hold'em": "holdem", "Omaha Hi/Lo": "omaha_hilo", "Omaha": "omaha"}
 _CURRENCY = re.compile(r"\b(USD|EURO|EUR|GBP)\b|([$€£])")
 _ISO = {"USD": "USD", "EURO": "EUR", "EUR": "EUR", "GBP": "GBP", "$": "USD", "€": "EUR", "£": "GBP"}
 _STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
+_STUD_GAMES = {"7 Card Stud": "stud", "7 Card Stud Hi/Lo": "stud_hilo", "Razz": "razz"}
+_STUD_STREET = re.compile(r"^\*{2,4} [Dd]ealing (?P<s>4th|5th|6th|7th|[Rr]iver)(?: [Ss]treet)? \*{2,4}$")
+_STUD_STREETS = {"4th": Street.FOURTH, "5th": Street.FIFTH, "6th": Street.SIXTH, "7th": Street.SEVENTH,
+                 "river": Street.SEVENTH, "River": Street.SEVENTH}
+_STUD_FORCED = re.compile(r"^(?P<name>.+?) (?P<verb>posts bring-in|completes to) (?P<amt>.+?)\.?$")
+_STUD_DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]\.?$")
 
 
 def _amount(text: str, scale: int = 100) -> int:
@@ -121,9 +143,10 @@ def _parse(block: Block, source_file: str) -> Hand:
     g = _GAME.match(lines[start]) if start < len(lines) else None
     if g is None:
         raise ParseError("no game line after the hand header", start + 1)
-    if g["game"] not in _GAMES:
+    stud = g["game"] in _STUD_GAMES and g["limit"] is None
+    if g["game"] not in _GAMES and not stud:
         raise ParseError(f"unsupported variant: {g['game']}")
-    hand.variant, hand.betting = _GAMES[g["game"]], _LIMITS[g["limit"]]
+    hand.variant, hand.betting = _GAMES.get(g["game"]) or _STUD_GAMES[g["game"]], _LIMITS[g["limit"]]
     head = "\n".join(lines[start:start + 12])
     if t is not None or " Chips )" in head:  # tournament chips ("( 16476 Chips )", or a tournament line)
         hand.game_type, hand.currency, hand.unit_scale = "tournament", "CHIPS", 1
@@ -142,8 +165,40 @@ def _parse(block: Block, source_file: str) -> Hand:
     blinds: dict[Kind, int] = {}
     show_at: int | None = None
     excess: tuple[str, int] | None = None
+    completed = False
+    held: dict[str, int] = {}  # stud: cards written per player so far
+    if stud:
+        ledger.street = Street.THIRD
     for n, ln in enumerate(lines[start + 1:], start + 2):
         if not ln:
+            continue
+        if stud and (m := _STUD_STREET.match(ln)):
+            ledger.new_street(_STUD_STREETS[m["s"]])
+            continue
+        if stud and (m := _STUD_FORCED.match(ln)) and m["name"] in seated:
+            amount = _amount(m["amt"], scale)
+            if m["verb"] == "posts bring-in":
+                ledger.post(m["name"], Kind.BRING_IN, amount)
+            else:
+                ledger.raised_to(m["name"], Kind.COMPLETE, amount)
+                completed = True
+            continue
+        if stud and (m := _STUD_DEALT.match(ln)) and m["name"] in seated:
+            got = re.findall("..", cards(m["cards"]))
+            k = held.get(m["name"], 0)
+            if k == 0 and len(got) == 3:
+                hand.street_cards.append(StreetCards(m["name"], ledger.street, "".join(got[:2]), False))
+                hand.street_cards.append(StreetCards(m["name"], ledger.street, got[2], True))
+                hand.hero = m["name"]
+            else:
+                hand.street_cards.append(StreetCards(m["name"], ledger.street, "".join(got), k + len(got) <= 6))
+            held[m["name"]] = k + len(got)
+            continue
+        if stud and not completed and ledger.street is Street.THIRD and (m := _ACTION.match(ln)) \
+                and m["verb"] == "bets" and m["amt"] is not None:
+            _known(m["name"], seated, n)
+            ledger.raised_to(m["name"], Kind.COMPLETE, _amount(m["amt"], scale))  # the full bet, no bring-in
+            completed = True
             continue
         if last_win and re.match(r"^[a-z].*\[[^\]]*\]$", ln):
             last_win = False  # the rest of a hand description wrapped from the "wins" line above
@@ -195,7 +250,16 @@ def _parse(block: Block, source_file: str) -> Hand:
         show_at, excess = ledger.mark(), ledger.uncalled_excess()
     if excess is not None:
         ledger.insert_return(show_at, *excess)
-    if hand.betting == "FL":
+    if stud:  # "$0.05/$0.10 7 Card Stud": the bets; no blinds (bb is the small bet)
+        hand.small_bet, hand.big_bet = hand.sb, hand.bb
+        hand.sb, hand.bb = 0, hand.small_bet
+        hand.bring_in = blinds.get(Kind.BRING_IN, 0) or next(
+            (a.amount or 0 for a in ledger.actions if a.kind is Kind.BRING_IN), 0)
+        seen = {c.player for c in hand.street_cards if not c.face_up}
+        if hand.hero in seen:
+            mine = "".join(c.cards for c in hand.street_cards if c.player == hand.hero)
+            hole = [h for h in hole if h.player != hand.hero] + [HoleCards(hand.hero, mine, Provenance.DEALT)]
+    elif hand.betting == "FL":
         hand.sb, hand.bb = blinds.get(Kind.POST_SB, 0), blinds.get(Kind.POST_BB, 0)
     hand.actions = ledger.actions
     hand.hole_cards = hole

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, fulltilt, ipoker, merge, pokerstars
+from parsers.formats import bovada, everleaf, fulltilt, ipoker, merge, pokerstars
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -24,6 +24,7 @@ from .test_tournaments import tour
 STARS = (*FPDB, "Stars")
 ACTING_IPOKER = (88, 197)  # iPoker: the same, over the sit & go and cash stud games
 ACTING_BOVADA = (37, 116)  # Bovada, marked (2014) and unmarked streets
+ACTING_EVERLEAF = (6, 18)  # Everleaf 2011-08 (the earlier exports write no cards)
 ACTING_FT = (39, 69)  # Full Tilt third streets and later streets judged (ties by position are not)
 MERGE = (*FPDB, "Merge")
 
@@ -326,3 +327,21 @@ def test_bovada_stud_without_street_markers() -> None:
         StreetCards("Hero", Street.THIRD, "JhQh", False), StreetCards("Hero", Street.THIRD, "Th", True),
         StreetCards("Hero", Street.FOURTH, "4c", True), StreetCards("Hero", Street.FIFTH, "Kh", True)]
     assert kinds(hand, Kind.UNCALLED_RETURN) == [("Hero", 10, -10)] and awards(hand) == [("Hero", 9, 0, 1)]
+
+
+def test_everleaf_seven_card_stud_all_reconcile() -> None:
+    hands, games = _games(everleaf.FORMAT)
+    assert games == {("stud", None): 25}
+    # no rake and no total written: the implied rake of every hand is plausible (0..10% + 1 unit)
+    assert not_ok(hands) == {}
+    # "Dealt to X [ Ah ]." only in the 2011-08 exports: their up-cards give the acting order by board
+    assert _acting_order_checked(hands) == ACTING_EVERLEAF
+    first = next(h for h in hands if h.site_hand_no == "295679510")
+    # "EricBlade posts bring-in €0.02.", "MOURINHO_ completes to €0.05.", "EricBlade calls [€ 0.03 EURO]"
+    assert [(a.player, a.kind.value, a.contribution) for a in first.actions if a.street is Street.THIRD
+            and a.kind is not Kind.POST_ANTE] == [("EricBlade", "bring_in", 2), ("MOURINHO_", "complete", 5),
+                                                 ("EricBlade", "call", 3)]
+    # "Dealt to EricBlade [ 5d, Qs, 7s ].": the hero's two down cards and his up-card
+    assert [c for c in first.street_cards if c.player == "EricBlade"][:2] == [
+        StreetCards("EricBlade", Street.THIRD, "5dQs", False), StreetCards("EricBlade", Street.THIRD, "7s", True)]
+    assert (first.hero, first.small_bet, first.big_bet, first.bb, first.sb) == ("EricBlade", 5, 10, 5, 0)
