@@ -7,7 +7,7 @@ What is timed, on the same hands in one run:
 
 * floorman fast path (``rules.columnar`` + ``rules.kernel``): the hands sit in a DuckDB warehouse
   (in memory, built untimed from the parsed hands, as ``floorman check`` finds them); timed are the
-  bulk load (DuckDB → Arrow, ``rules.store.column_windows``, lean as in ``floorman check``) and,
+  bulk load (DuckDB → Arrow, ``rules.store.column_windows``, every column) and,
   separately, the replay + ALL checks: kernel, the Python engine for every hand the kernel marks
   (their ``Hand`` objects are rebuilt inside the timed region), the cross-hand checks and the
   action_states Arrow table. With ``--warehouse``: ``floorman check`` as a whole process.
@@ -105,7 +105,7 @@ def fast_rates(con: duckdb.DuckDBPyConnection, n: int, reps: int) -> tuple[float
     with paused_gc():
         for _ in range(reps):
             with _Clock() as t_load:
-                windows = list(column_windows(con.cursor(), DEFAULT_BATCH, lean=True))
+                windows = list(column_windows(con.cursor(), DEFAULT_BATCH))
             with _Clock() as t_chk:
                 done = list(check_columnar(windows, rulebook="online-standard", mapping=pmap))
             load_w += t_load.wall

@@ -11,12 +11,14 @@ hands, including the hands the kernel hands to the Python engine.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
 
+from rules import store
 from rules.check import CheckedBatch
 from rules.columnar import as_checked, check_columnar
 from rules.continuity import continuity_findings
@@ -44,14 +46,27 @@ def _rows(batches: list[Any]) -> tuple[list[str], list[str]]:
             sorted(repr((*f, book)) for b in checked for f, book in b.findings))
 
 
-def test_lean_windows_check_like_full_windows(real_db: Path) -> None:
+@pytest.mark.parametrize("window", [store.WINDOW, 3000], ids=["one-window", "many-windows"])
+def test_lean_windows_check_like_full_windows(real_db: Path, window: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With many windows the runner's read switches between lean and complete windows."""
+    monkeypatch.setattr(store, "WINDOW", window)
     con = duckdb.connect(str(real_db), read_only=True)
     try:
-        full = list(check_columnar(list(column_windows(con.cursor(), 5000))))
-        streamed = list(check_columnar(column_windows(con.cursor(), 5000, lean=True)))  # as the runner reads
-        listed = list(check_columnar(list(column_windows(con.cursor(), 5000, lean=True))))  # after the generator
+        full = list(check_columnar(list(column_windows(con.cursor(), 1000))))
+        seen: list[store.LeanWindow] = []
+
+        def recorded() -> Iterator[tuple[list[Any], int, int]]:
+            for tables, lo, hi in column_windows(con.cursor(), 1000, lean=True):  # as the runner reads
+                assert isinstance(tables, store.LeanWindow)
+                seen.append(tables)
+                yield tables, lo, hi
+
+        streamed = list(check_columnar(recorded()))
+        listed = list(check_columnar(list(column_windows(con.cursor(), 1000, lean=True))))  # after the generator
     finally:
         con.close()
+    if window < store.WINDOW:  # lean windows that fetched their full rows, and complete ones after them
+        assert any(w.needed and not w.complete for w in seen) and any(w.complete for w in seen)
     assert sum(b.fallback for b in full) > 0  # some windows fetched their full rows
     want = _rows(full)
     assert want[0]
