@@ -421,6 +421,12 @@ def chip_flow(shared: pl.DataFrame, players: Sequence[str]) -> dict[tuple[str, s
         pl.col("hand_id").cast(pl.Categorical).to_physical().alias("hand_id"),
         pl.col("player").replace_strict({p: i for i, p in enumerate(sorted(group))}, return_dtype=pl.Int32),
         pl.col("net").cast(pl.Int64))
+    return _flow(rows, sorted(group))
+
+
+def _flow(rows: pl.DataFrame, names: list[str]) -> dict[tuple[str, str], int]:
+    """``chip_flow`` on integer keys: ``hand_id`` (any integer key of the hand), ``player`` (the
+    index of the name in ``names``, which are sorted) and ``net``."""
     winners = rows.filter(pl.col("net") > 0).rename({"player": "winner", "net": "won"})
     losers = rows.filter(pl.col("net") < 0).select("hand_id", pl.col("player").alias("loser"),
                                                    (-pl.col("net")).alias("lost"))
@@ -437,7 +443,6 @@ def chip_flow(shared: pl.DataFrame, players: Sequence[str]) -> dict[tuple[str, s
     x = x.join(rest, on=["hand_id", "loser"]).with_columns(
         pl.when(pl.col("winner") == pl.col("top")).then(pl.col("share") + pl.col("rest"))
         .otherwise(pl.col("share")).alias("share"))
-    names = sorted(group)
     flow = {(names[a], names[b]): int(v) for a, b, v in
             x.group_by(["loser", "winner"]).agg(pl.col("share").sum()).iter_rows()}
     net: dict[tuple[str, str], int] = {}
@@ -573,3 +578,188 @@ def opponents(db: str | Path, player: str, limit: int = 25) -> pl.DataFrame:
         return _frame(con, f"SELECT opponent, hands_together, confrontations, heads_up"
                            f" FROM {source(con, 'dash_opponents')} WHERE {BY_PLAYER}"
                            " ORDER BY hands_together DESC, opponent LIMIT ?", [player, player, limit])
+
+
+# -- aggregates computed in the snapshot (no per-hand rows sent to Python) -------------------------
+# Why: a pair of regulars can share a hundred thousand hands and a regular play two hundred
+# thousand; reading those rows out (hand id strings, polars frames, the page cache's pickling) cost
+# seconds per view at 1M hands. DuckDB computes the same figures over the pruned summary rows.
+
+def _mine_sql(src: str, n: int) -> str:
+    return " UNION ALL ".join(
+        f"SELECT hr, table_name, started_at, player, net FROM {src} WHERE {BY_PLAYER}" for _ in range(n))
+
+
+def group_hands(db: str | Path, players: Sequence[str]) -> pl.DataFrame:
+    """The rows of ``players`` in the hands where at least two of them sat, narrow (hand row number
+    ``hr``, table, time, the player's index in the sorted names ``p``, net), read once for the
+    page's chip flow and sessions."""
+    ps = sorted(set(players))
+    with connect(db) as con:
+        src = source(con, "dash_seat")
+        whens = " ".join(f"WHEN ? THEN {i}" for i in range(len(ps)))
+        return _frame(
+            con,
+            f"""
+            WITH mine AS ({_mine_sql(src, len(ps))})
+            SELECT hr, table_name, started_at, CAST(CASE player {whens} END AS INTEGER) AS p, net FROM mine
+            WHERE hr IN (SELECT hr FROM mine GROUP BY hr HAVING count(*) >= 2)
+            """,
+            [*(x for p in ps for x in (p, p)), *ps],
+        )
+
+
+def group_flow(db: str | Path, players: Sequence[str],
+               rows: pl.DataFrame | None = None) -> dict[tuple[str, str], int]:
+    """``chip_flow`` of ``players`` over their shared hands from the narrow rows of ``group_hands``
+    (same rule and result)."""
+    ps = sorted(set(players))
+    if len(ps) < 2:
+        return {}
+    g = rows if rows is not None else group_hands(db, ps)
+    if g.is_empty():
+        return {}
+    return _flow(g.select(pl.col("hr").alias("hand_id"), pl.col("p").alias("player"), pl.col("net").cast(pl.Int64)),
+                 ps)
+
+
+def group_sessions(db: str | Path, players: Sequence[str], gap_minutes: int = 30,
+                   rows: pl.DataFrame | None = None) -> pl.DataFrame:
+    """``sessions`` of ``players`` (hands where at least two of them sat) from ``group_hands``."""
+    ps = sorted(set(players))
+    empty = pl.DataFrame(schema={"table_name": pl.String, "start": pl.Datetime("us"), "end": pl.Datetime("us"),
+                                 "hands": pl.UInt32, "players": pl.List(pl.String)})
+    if len(ps) < 2:
+        return empty
+    g = rows if rows is not None else group_hands(db, ps)
+    if g.is_empty():
+        return empty
+    per_hand = (g.group_by("hr").agg(pl.col("table_name").first(), pl.col("started_at").first(),
+                                     pl.col("p").unique().alias("ps"))
+                .sort(["table_name", "started_at", "hr"]))
+    per_hand = per_hand.with_columns(
+        ((pl.col("started_at").diff().over("table_name") > pl.duration(minutes=gap_minutes))
+         .fill_null(True).cum_sum().over("table_name")).alias("session"))
+    out = (per_hand.group_by(["table_name", "session"])
+           .agg(pl.col("started_at").min().alias("start"), pl.col("started_at").max().alias("end"),
+                pl.len().alias("hands"), pl.col("ps").explode().unique().sort().alias("ps"))
+           .sort(["start", "table_name"]))
+    return out.select("table_name", "start", "end", "hands",
+                      pl.col("ps").list.eval(pl.element().replace_strict(dict(enumerate(ps)),
+                                                                         return_dtype=pl.String)).alias("players"))
+
+
+def player_line(db: str | Path, player: str, points: int = 2000) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The player's results graph data, computed in the snapshot: (cumulative net won in currency
+    units after every k-th hand and the last, per currency; each day's last hand with the cumulative
+    net then and the day's median big blind in units). See ``hud.results_series``."""
+    with connect(db) as con:
+        src = source(con, "dash_seat")
+        both = _frame(
+            con,
+            f"""
+            WITH c AS MATERIALIZED (
+                SELECT currency, CAST(started_at AS DATE) AS hand_date, bb::DOUBLE / unit_scale AS bb_units,
+                       row_number() OVER w AS hand, sum(net::DOUBLE / unit_scale) OVER w AS net_won,
+                       count(*) OVER (PARTITION BY currency) AS n
+                FROM {src} WHERE {BY_PLAYER}
+                WINDOW w AS (PARTITION BY currency ORDER BY started_at, hr ROWS UNBOUNDED PRECEDING))
+            SELECT 'line' AS part, currency, hand, net_won, NULL::DATE AS hand_date, NULL::DOUBLE AS bb_units
+            FROM c WHERE (hand - 1) % greatest(1, CAST(ceil(n / ?) AS BIGINT)) = 0 OR hand = n
+            UNION ALL
+            SELECT 'end', currency, max(hand), arg_max(net_won, hand), hand_date, median(bb_units)
+            FROM c GROUP BY currency, hand_date
+            """,
+            [player, player, points],
+        )
+    line = both.filter(pl.col("part") == "line").select("currency", "hand", "net_won").sort(["currency", "hand"])
+    ends = (both.filter(pl.col("part") == "end").select("currency", "hand_date", "hand", "net_won", "bb_units")
+            .sort(["currency", "hand"]))
+    return line, ends
+
+
+def player_sessions(db: str | Path, player: str, gap_minutes: int = 30) -> pl.DataFrame:
+    """The player's sessions (``hud.player_sessions``), computed in the snapshot."""
+    with connect(db) as con:
+        src = source(con, "dash_seat")
+        return _frame(
+            con,
+            f"""
+            WITH h AS (SELECT hr, table_name, started_at, currency, unit_scale, net FROM {src} WHERE {BY_PLAYER}),
+            g AS (SELECT *, CASE WHEN started_at - lag(started_at)
+                                          OVER (PARTITION BY table_name ORDER BY started_at, hr)
+                                      <= INTERVAL (?) MINUTE THEN 0 ELSE 1 END AS new FROM h),
+            s AS (SELECT *, sum(new) OVER (PARTITION BY table_name ORDER BY started_at, hr
+                                           ROWS UNBOUNDED PRECEDING) AS session FROM g)
+            SELECT table_name, min(started_at) AS start, max(started_at) AS "end", count(*) AS hands, currency,
+                   sum(net)::DOUBLE / any_value(unit_scale) AS net
+            FROM s GROUP BY table_name, session, currency ORDER BY start, table_name
+            """,
+            [player, player, gap_minutes],
+        )
+
+
+def pair_overview(db: str | Path, a: str, b: str) -> pl.DataFrame:
+    """Per player of the pair, over the hands both sat in: hands, net (units), currency, unit scale."""
+    ps = sorted({a, b})
+    with connect(db) as con:
+        src = source(con, "dash_seat")
+        return _frame(
+            con,
+            f"""
+            WITH mine AS (SELECT hr, player, net, currency, unit_scale FROM {src} WHERE {BY_PLAYER}
+                          UNION ALL SELECT hr, player, net, currency, unit_scale FROM {src} WHERE {BY_PLAYER}),
+            m AS (SELECT * FROM mine WHERE hr IN (SELECT hr FROM mine GROUP BY hr HAVING count(DISTINCT player) = 2))
+            SELECT player, currency, any_value(unit_scale) AS unit_scale, count(*) AS hands,
+                   CAST(sum(net) AS BIGINT) AS net
+            FROM m GROUP BY player, currency ORDER BY currency, player
+            """,
+            [ps[0], ps[0], ps[1], ps[1]],
+        )
+
+
+def shared_page(db: str | Path, a: str, b: str, offset: int, limit: int) -> pl.DataFrame:
+    """One page of the pair's shared hands in time order: hand id, table, time, each one's net in
+    currency units (only this page's hand ids are read)."""
+    ps = sorted({a, b})
+    with connect(db) as con:
+        src = source(con, "dash_seat")
+        page = _frame(
+            con,
+            f"""
+            WITH x AS (SELECT hr, table_name, started_at, net::DOUBLE / unit_scale AS net FROM {src} WHERE {BY_PLAYER}),
+            y AS (SELECT hr, net::DOUBLE / unit_scale AS net FROM {src} WHERE {BY_PLAYER}),
+            p AS (SELECT x.hr, x.table_name, x.started_at, x.net AS a, y.net AS b FROM x JOIN y USING (hr)
+                  ORDER BY x.started_at, x.hr LIMIT ? OFFSET ?)
+            SELECT h.hand_id, p.table_name, p.started_at, p.a, p.b
+            FROM p JOIN hands h ON h.rowid = p.hr ORDER BY p.started_at, p.hr
+            """,
+            [ps[0], ps[0], ps[1], ps[1], limit, offset],
+        )
+    return page.rename({"a": ps[0], "b": ps[1]})
+
+
+def group_figures(db: str | Path, players: Sequence[str]) -> tuple[dict[tuple[str, str], int], pl.DataFrame]:
+    """(chip flow, sessions) of a group: read from the nightly ``dash_group_*`` summaries when the
+    group is a flag's (every case's players and pairs are), else computed from ``group_hands``."""
+    ps = sorted(set(players))
+    if len(ps) < 2:
+        return {}, group_sessions(db, ps)
+    with connect(db) as con:
+        known = materialised(con, "dash_groups") and con.execute(
+            "SELECT 1 FROM dash_groups WHERE grp = ?::VARCHAR[]", [ps]).fetchone() is not None
+        if known:
+            rows = con.execute("SELECT loser, winner, chips FROM dash_group_flow WHERE grp = ?::VARCHAR[]",
+                               [ps]).fetchall()
+            sess = _frame(con, 'SELECT table_name, start, "end", CAST(hands AS UINTEGER) AS hands, players'
+                               " FROM dash_group_sessions WHERE grp = ?::VARCHAR[] ORDER BY start, table_name", [ps])
+    if not known:
+        g = group_hands(db, ps)
+        return group_flow(db, ps, g), group_sessions(db, ps, rows=g)
+    flow = {(str(a), str(b)): int(v) for a, b, v in rows}
+    net: dict[tuple[str, str], int] = {}
+    for (a, b), v in flow.items():
+        back = flow.get((b, a), 0)
+        if v > back:
+            net[(a, b)] = v - back
+    return dict(sorted(net.items())), (sess if not sess.is_empty() else group_sessions(db, []))

@@ -76,33 +76,45 @@ MAX_POINTS = 2000
 
 
 def results_series(hands: pl.DataFrame, days: pl.DataFrame) -> pl.DataFrame:
-    """The results graph in currency units, per currency: cumulative net won after each hand, and
-    (where the detectors stored it) the all-in adjusted result at the end of each day: net won plus
-    the equity difference of the day's all-in showdowns, converted from big blinds with the day's
-    big blind (exact when the player played one stake that day)."""
+    """The results graph in currency units, per currency, from the player's hands (one row each:
+    ``data.player_hands``); the page gets the same two inputs of ``results_from`` computed in the
+    snapshot instead (``data.player_line``)."""
     if hands.is_empty():
-        return pl.DataFrame(schema={"currency": pl.String, "hand": pl.Int64, "series": pl.String,
-                                    "amount": pl.Float64})
+        return results_from(pl.DataFrame(), pl.DataFrame(), days)
     h = hands.sort(["started_at", "hr"]).with_columns(
         pl.int_range(1, pl.len() + 1).over("currency").alias("hand"),
         (units("net").cum_sum().over("currency")).alias("net_won"),
         pl.col("started_at").dt.date().alias("hand_date"),
     )
     # at most about MAX_POINTS points per currency (every k-th hand and the last): a regular's
-    # tens of thousands of hands would otherwise all be sent to the browser on every view
-    k = max(1, -(-h.height // MAX_POINTS))
-    line = h.filter(((pl.col("hand") - 1) % k == 0) | (pl.col("hand") == pl.col("hand").max().over("currency")))
-    out = [line.select("currency", "hand", pl.lit("net won").alias("series"), pl.col("net_won").alias("amount"))]
-    if not days.is_empty() and {"allin_adj_net_cbb", "net_cbb", "hand_date"} <= set(days.columns):
+    # hundreds of thousands of hands would otherwise all be sent to the browser on every view
+    k = pl.max_horizontal(pl.lit(1), (pl.len().over("currency") / MAX_POINTS).ceil().cast(pl.Int64))
+    line = h.filter(((pl.col("hand") - 1) % k == 0) | (pl.col("hand") == pl.len().over("currency")))
+    ends = h.group_by(["currency", "hand_date"]).agg(
+        pl.col("hand").max(), pl.col("net_won").last(),
+        (pl.col("bb").cast(pl.Float64) / pl.col("unit_scale")).median().alias("bb_units"))
+    return results_from(line.select("currency", "hand", "net_won"), ends, days)
+
+
+def results_from(line: pl.DataFrame, ends: pl.DataFrame, days: pl.DataFrame) -> pl.DataFrame:
+    """The graph's rows (currency, hand, series, amount): cumulative net won after each hand of
+    ``line``, and (where the detectors stored it) the all-in adjusted result at the end of each day:
+    net won plus the equity difference of the day's all-in showdowns, converted from big blinds
+    with the day's median big blind (exact when the player played one stake that day)."""
+    schema = {"currency": pl.String, "hand": pl.Int64, "series": pl.String, "amount": pl.Float64}
+    if line.is_empty():
+        return pl.DataFrame(schema=schema)
+    out = [line.select(pl.col("currency").cast(pl.String), pl.col("hand").cast(pl.Int64),
+                       pl.lit("net won").alias("series"), pl.col("net_won").cast(pl.Float64).alias("amount"))]
+    stored = {"allin_adj_net_cbb", "net_cbb", "hand_date"} <= set(days.columns)
+    if stored and not days.is_empty() and not ends.is_empty():
         diff = days.group_by("hand_date").agg(
             (pl.col("allin_adj_net_cbb").fill_null(0) - pl.col("net_cbb").fill_null(0)).sum().alias("diff_cbb"))
-        ends = h.group_by(["currency", "hand_date"]).agg(
-            pl.col("hand").max(), pl.col("net_won").last(),
-            (pl.col("bb").cast(pl.Float64) / pl.col("unit_scale")).median().alias("bb_units"),
-        ).join(diff, on="hand_date", how="left").sort(["currency", "hand"]).with_columns(
+        adj = ends.join(diff, on="hand_date", how="left").sort(["currency", "hand"]).with_columns(
             (pl.col("diff_cbb").fill_null(0) / 100 * pl.col("bb_units")).cum_sum().over("currency").alias("adj"))
-        out.append(ends.select("currency", "hand", pl.lit("all-in adjusted (EV)").alias("series"),
-                               (pl.col("net_won") + pl.col("adj")).alias("amount")))
+        out.append(adj.select(pl.col("currency").cast(pl.String), pl.col("hand").cast(pl.Int64),
+                              pl.lit("all-in adjusted (EV)").alias("series"),
+                              (pl.col("net_won") + pl.col("adj")).cast(pl.Float64).alias("amount")))
     return pl.concat(out).sort(["currency", "series", "hand"])
 
 

@@ -19,7 +19,7 @@ import duckdb
 #: bumped whenever a summary's columns or sort key change: a snapshot whose dash_* tables were built
 #: by another version (or whose tables changed since) is read through the inline definitions instead
 #: (never a missing column, never a stale row)
-SUMMARY_VERSION = "5"
+SUMMARY_VERSION = "6"
 
 #: the tables whose rows of one hand the replayer and the export read through ``dash_hand_loc``
 #: (violations are few: a filtered scan of them is as fast)
@@ -72,6 +72,60 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         LEFT JOIN m ON m.hand_id = s.hand_id AND m.player = s.player
         """,
         "pkey",
+    ),
+    # every flag's player group (sorted, distinct): the case page's chip flow and sessions of a case's
+    # players are read from the next two tables instead of being computed over their shared hands
+    # per view (regulars can share 100k+ hands at 1M)
+    "dash_groups": (
+        ("flags",),
+        "SELECT DISTINCT list_sort(list_distinct(players)) AS grp FROM flags WHERE len(list_distinct(players)) >= 2",
+        "grp",
+    ),
+    # per group: chips each member lost to each other member over the hands at least two of them sat
+    # in (data.chip_flow's rule: a hand's losses split over its winners in proportion, floor, the
+    # remainder to the biggest winner, ties by name); not yet netted per pair
+    "dash_group_flow": (
+        ("flags", "seats", "hands", "actions", "awards"),
+        """
+        WITH gm AS (SELECT grp, unnest(grp) AS player FROM {dash_groups}),
+        m AS (SELECT gm.grp, s.hr, s.player, s.net FROM gm JOIN {dash_seat} s
+              ON s.pkey = hash(gm.player) AND s.player = gm.player),
+        mm AS (SELECT m.* FROM m SEMI JOIN (SELECT grp, hr FROM m GROUP BY grp, hr HAVING count(*) >= 2) t
+               USING (grp, hr)),
+        w AS (SELECT grp, hr, player AS winner, net AS won, sum(net) OVER (PARTITION BY grp, hr) AS total_won,
+                     row_number() OVER (PARTITION BY grp, hr ORDER BY net DESC, player) = 1 AS top
+              FROM mm WHERE net > 0),
+        x AS (SELECT mm.grp, mm.hr, mm.player AS loser, w.winner, w.top, least(-mm.net, w.total_won) AS moved,
+                     least(-mm.net, w.total_won) * w.won // w.total_won AS share
+              FROM mm JOIN w USING (grp, hr) WHERE mm.net < 0),
+        y AS (SELECT grp, loser, winner,
+                     share + CASE WHEN top THEN moved - sum(share) OVER (PARTITION BY grp, hr, loser) ELSE 0 END AS s
+              FROM x)
+        SELECT grp, loser, winner, CAST(sum(s) AS BIGINT) AS chips FROM y GROUP BY ALL
+        """,
+        "grp, loser, winner",
+    ),
+    # per group: sessions together (data.sessions: consecutive hands at one table where at least two
+    # of them sat, no gap over 30 minutes), with the members seen in each
+    "dash_group_sessions": (
+        ("flags", "seats", "hands", "actions", "awards"),
+        """
+        WITH gm AS (SELECT grp, unnest(grp) AS player FROM {dash_groups}),
+        m AS (SELECT gm.grp, s.hr, s.player, s.table_name, s.started_at FROM gm JOIN {dash_seat} s
+              ON s.pkey = hash(gm.player) AND s.player = gm.player),
+        t AS (SELECT grp, hr, any_value(table_name) AS table_name, any_value(started_at) AS started_at,
+                     list(player) AS players
+              FROM m GROUP BY grp, hr HAVING count(*) >= 2),
+        g AS (SELECT *, CASE WHEN started_at - lag(started_at)
+                                  OVER (PARTITION BY grp, table_name ORDER BY started_at, hr)
+                             <= INTERVAL 30 MINUTE THEN 0 ELSE 1 END AS new FROM t),
+        s AS (SELECT *, sum(new) OVER (PARTITION BY grp, table_name ORDER BY started_at, hr
+                                       ROWS UNBOUNDED PRECEDING) AS session FROM g)
+        SELECT grp, table_name, min(started_at) AS start, max(started_at) AS "end", count(*) AS hands,
+               list_sort(list_distinct(flatten(list(players)))) AS players
+        FROM s GROUP BY grp, table_name, session
+        """,
+        "grp, start, table_name",
     ),
     # per player and currency: hands, net result, first/last hand, tables
     "dash_player": (

@@ -233,8 +233,19 @@ def player_days(db: str, player: str) -> pl.DataFrame:
 
 
 @st.cache_data(ttl=600, max_entries=128, show_spinner=False)
-def player_hands(db: str, player: str) -> pl.DataFrame:
-    return data.player_hands(db, player)
+def player_line(db: str, player: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    return data.player_line(db, player)
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def player_sessions(db: str, player: str) -> pl.DataFrame:
+    return data.player_sessions(db, player)
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def group_figures(db: str, players: tuple[str, ...]) -> tuple[dict[tuple[str, str], int], pl.DataFrame]:
+    """Chip flow and sessions of a group over the hands at least two of them sat in (one read)."""
+    return data.group_figures(db, players)
 
 
 @st.cache_data(ttl=600, max_entries=128, show_spinner=False)
@@ -275,6 +286,28 @@ def paginate(df: pl.DataFrame, key: str, size: int = 200) -> pl.DataFrame:
     page = min(max(page, 1), pages)
     st.caption(f"rows {(page - 1) * size + 1:,}–{min(page * size, df.height):,} of {df.height:,}")
     return df.slice((page - 1) * size, size)
+
+
+def page_window(total: int, key: str, size: int = 200) -> tuple[int, int]:
+    """(offset, size) of the page the reviewer picked among ``total`` rows (``paginate`` for rows
+    that stay in the snapshot: the page's query reads only them)."""
+    if total <= size:
+        return 0, size
+    pages = -(-total // size)
+    page = int(st.number_input(f"Page (of {pages})", min_value=1, max_value=pages, value=1, step=1, key=key))
+    page = min(max(page, 1), pages)
+    st.caption(f"rows {(page - 1) * size + 1:,}–{min(page * size, total):,} of {total:,}")
+    return (page - 1) * size, size
+
+
+@st.cache_data(ttl=600, max_entries=128, show_spinner=False)
+def pair_overview(db: str, a: str, b: str) -> pl.DataFrame:
+    return data.pair_overview(db, a, b)
+
+
+@st.cache_data(ttl=600, max_entries=256, show_spinner=False)
+def shared_page(db: str, a: str, b: str, offset: int, size: int) -> pl.DataFrame:
+    return data.shared_page(db, a, b, offset, size)
 
 
 def snapshot_caption(db: Path) -> None:

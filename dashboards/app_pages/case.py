@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboards import access, auth, data, evidence, ui
+from dashboards import access, auth, evidence, ui
 from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_figure, to_svg
 from dashboards.observed import observed_facts, observed_metrics
 from dashboards.replay import money
@@ -117,9 +117,11 @@ st.caption(ui.md(f"case {short}{long_id} · queue rank {case['rank']} · {case['
 st.write("**Players:** " + ", ".join(ui.md(p) for p in players))
 player_links(players)
 
-shared = ui.shared_hands(str(db), tuple(players))
-flow_all = data.chip_flow(shared, players)
-direction = case_direction(data.chip_flow(shared, flag_players), flag_players)
+# chip flow and sessions are computed in the snapshot: a case's players can share 100k+ hands
+flow_all, sess = ui.group_figures(str(db), tuple(players))
+same = sorted(set(flag_players)) == sorted(set(players))
+flow_pair = flow_all if same else ui.group_figures(str(db), tuple(flag_players))[0]
+direction = case_direction(flow_pair, flag_players)
 
 st.subheader("Explanation")
 text, turned = directed_explanation(str(f["family"]), str(f.get("explanation") or ""), flag_players, direction)
@@ -218,7 +220,6 @@ with col_a:
     st.image(to_svg(chip_flow_figure(flow_all, players, fmt)))
 with col_b:
     st.subheader("Sessions together")
-    sess = data.sessions(shared)
     st.image(to_svg(timeline_figure(sess.to_dicts())))
     st.dataframe(sess, hide_index=True)
 

@@ -1,14 +1,18 @@
 """Pair: two players' shared hands, net chip flow between them and their sessions together (money in
-currency units)."""
+currency units).
+
+Every figure is computed in the snapshot (``data.pair_overview``, ``group_flow``, ``group_sessions``)
+and only the page of shared hands on screen is read out: two regulars can share a hundred
+thousand hands at 1M, which as rows cost seconds per view.
+"""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
-from dashboards import data, ui
+from dashboards import ui
 from dashboards.drawing import chip_flow_figure, timeline_figure, to_svg
-from dashboards.hud import units
 from dashboards.replay import money
 
 ui.require("read")
@@ -42,37 +46,37 @@ ui.mark_url("a", "pair_a")
 ui.mark_url("b", "pair_b")
 for col, p in ((c1, a), (c2, b)):
     col.page_link("app_pages/player.py", label=f"{p}'s player page", query_params={"player": p})
-shared = ui.shared_hands(str(db), (a, b))
-if shared.is_empty():
+over = ui.pair_overview(str(db), a, b)
+if over.is_empty():
     st.warning(f"{a} and {b} never sat at the same hand in this snapshot.")
     st.stop()
-both = shared.filter(pl.col("player").is_in([a, b]))
-ids = tuple(both["hand_id"].unique().sort().to_list())
-money_of = ui.hand_rows(str(db), ids[:1], ("hands",))["hands"]
-ref = money_of.row(0, named=True) if not money_of.is_empty() else {"currency": "", "unit_scale": 1}
-cur = str(ref.get("currency") or "")
+first = over.row(0, named=True)
+ref = {"currency": first["currency"], "unit_scale": first["unit_scale"]}
+cur = str(first["currency"] or "")
 
 
 def fmt(v: int) -> str:
     return money(int(v), ref)
 
 
-st.metric("Hands together", both["hand_id"].n_unique())
-net = both.group_by("player").agg(pl.col("net").sum()).sort("player")
-st.dataframe(net.select("player", pl.col("net").map_elements(fmt, return_dtype=pl.String).alias("net won together")),
-             hide_index=True, key="pair_net")
-flow = data.chip_flow(shared, [a, b])
+together = int(over.group_by("currency").agg(pl.col("hands").max())["hands"].sum())
+st.metric("Hands together", together)
+st.dataframe(
+    over.select("player", "currency", "hands",
+                pl.struct("net", "currency", "unit_scale").map_elements(
+                    lambda r: money(int(r["net"]), r), return_dtype=pl.String).alias("net won together")),
+    hide_index=True, key="pair_net")
+flow, sess = ui.group_figures(str(db), (a, b))
 st.image(to_svg(chip_flow_figure(flow, [a, b], fmt)))
-sess = data.sessions(both)
 st.subheader("Sessions together")
 st.image(to_svg(timeline_figure(sess.to_dicts())))
 st.dataframe(ui.paginate(sess.drop("players"), "pair_sessions_page"), hide_index=True, key="pair_sessions")
 st.subheader("Shared hands")
 st.caption(f"Each player's net result in the hand, in {cur or 'currency units'}.")
-table = (both.with_columns(units("net", pl.lit(int(str(ref.get("unit_scale") or 1)))).alias("net"))
-         .pivot(on="player", index=["hand_id", "table_name", "started_at"], values="net").sort("started_at"))
+offset, size = ui.page_window(together, "pair_page")
+table = ui.shared_page(str(db), a, b, offset, size)
 st.dataframe(
-    ui.paginate(table, "pair_page").with_columns(("hand?hand=" + pl.col("hand_id")).alias("replay")),
+    table.with_columns(("hand?hand=" + pl.col("hand_id")).alias("replay")),
     hide_index=True,
     column_config={"replay": st.column_config.LinkColumn("replay", display_text=r"hand=(.*)$")},
     key="pair_hands",

@@ -8,7 +8,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import ui
-from dashboards.hud import hud_rows, player_sessions, results_series
+from dashboards.hud import hud_rows, results_from
 from dashboards.replay import money
 
 ui.require("read")
@@ -58,9 +58,9 @@ else:
                "Percentages except AF (a ratio) and bb/100.")
     st.dataframe(pl.DataFrame(hud_rows(days)), hide_index=True, key="hud")
 
-hands = ui.player_hands(str(db), player)
+line, ends = ui.player_line(str(db), player)
 st.subheader("Results")
-series = results_series(hands, days)
+series = results_from(line, ends, days)
 for cur in series["currency"].unique().sort().to_list():
     part = series.filter(pl.col("currency") == cur).to_pandas()
     chart = alt.Chart(part).mark_line(point=alt.OverlayMarkDef(size=12)).encode(
@@ -89,7 +89,7 @@ else:
     )
 
 st.subheader("Sessions")
-sess = player_sessions(hands)
+sess = ui.player_sessions(str(db), player)
 st.caption("Consecutive hands at one table with no gap over 30 minutes; net in currency units.")
 st.dataframe(ui.paginate(sess.sort("start", descending=True), "player_sessions_page"), hide_index=True,
              key="sessions")

@@ -306,3 +306,49 @@ def test_vectorised_chip_flow_matches_the_hand_by_hand_rule() -> None:
                                             "started_at": pl.Datetime("us"), "player": pl.String, "net": pl.Int64})
         group = rng.sample(list("abcd"), rng.randint(2, 4))
         assert chip_flow(shared, group) == _chip_flow_by_hand(shared, group)
+
+
+def test_snapshot_aggregates_equal_the_row_by_row_figures(snapshot: Path) -> None:
+    """The pages' in-snapshot figures (flow, sessions, results line, player sessions, pair page)
+    equal what the row-by-row functions give on the same hands."""
+    from dashboards import data
+    from dashboards.hud import player_sessions, results_from, results_series
+
+    for group in (["alice", "bob"], ["alice", "bob", "carol"], ["carol", "dave"], ["bob", "dave"]):
+        shared = data.shared_hands(snapshot, group)
+        assert data.group_flow(snapshot, group) == data.chip_flow(shared, group)
+        rows = data.sessions(shared)
+        sql = data.group_sessions(snapshot, group)
+        assert sql.select("table_name", "start", "end", "hands").rows() == \
+            rows.select("table_name", "start", "end", "hands").rows()
+        assert sql["players"].to_list() == rows["players"].to_list()
+    for player in ("alice", "bob", "carol", "dave"):
+        hands, days = data.player_hands(snapshot, player), data.player_days(snapshot, player)
+        line, ends = data.player_line(snapshot, player)
+        assert results_from(line, ends, days).rows() == results_series(hands, days).rows()
+        assert data.player_sessions(snapshot, player).rows() == player_sessions(hands).rows()
+    over = data.pair_overview(snapshot, "bob", "alice")
+    assert over.select("player", "hands", "net").rows() == [("alice", 3, 1900), ("bob", 3, -1850)]
+    page = data.shared_page(snapshot, "bob", "alice", 1, 5)
+    assert page.columns == ["hand_id", "table_name", "started_at", "alice", "bob"]
+    assert page.select("hand_id", "alice", "bob").rows() == [("pokerstars:1002", 20.5, -20.0),
+                                                             ("pokerstars:1003", -1.5, 2.0)]
+
+
+def test_case_groups_read_their_nightly_summaries_and_equal_the_live_figures(snapshot: Path) -> None:
+    from dashboards import data
+    from dashboards.precompute import materialised
+
+    with data.connect(snapshot) as con:
+        assert materialised(con, "dash_groups") and materialised(con, "dash_group_flow")
+        groups = {tuple(g) for (g,) in con.execute("SELECT grp FROM dash_groups").fetchall()}
+    assert groups == {("alice", "bob"), ("alice", "bob", "carol"), ("carol", "dave"), ("bob", "dave")}
+    for group in [*groups, ("alice", "dave")]:  # the last is no flag's: computed live
+        shared = data.shared_hands(snapshot, group)
+        flow, sess = data.group_figures(snapshot, group)
+        assert flow == data.chip_flow(shared, group)
+        rows = data.sessions(shared)
+        assert sess.select("table_name", "start", "end", "hands").rows() == \
+            rows.select("table_name", "start", "end", "hands").rows()
+        assert sess["players"].to_list() == rows["players"].to_list()
+    assert data.group_figures(snapshot, ["alice", "bob"])[0] == {("bob", "alice"): 1850}
