@@ -302,6 +302,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
     straddle_anchor = -1
     mississippi = False
+    stray_seq, stray_who = -1, ""  # online: the first action the export writes for a folded player
     straddler = -1  # ring index of the last straddle post: who holds the live option (STRADDLE.LIVE_OPTION)
     straddle_F = 0  # F right after the straddles (each straddle a live blind)
     straddle_alt_F = 0  # F were the straddles raises rather than blinds (the books that do not say)
@@ -503,6 +504,10 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 and street is _PREFLOP and not decided and oot.severity != DATA
             ):
                 oot = _straddle_order(hand, prof, oot, a, ring[expected] if expected >= 0 else None, mississippi)
+            if soft and folded[i] and oot.severity == ERROR and stray_seq < 0:
+                # online the software never asks a folded player: the export writes a stray action
+                stray_seq, stray_who = seq, player
+                oot = _stray(oot, player, kind)
             add(oot)
             if not soft:
                 skipped = expected
@@ -763,6 +768,9 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 oot_skip, oot_alt, expected = skipped, expected, skipped
             decided = True
 
+    if stray_seq >= 0:
+        # the betting state from the stray action on is the export's (its chips count in the street bets)
+        out[:] = [_stray_consequence(f, stray_who, stray_seq) for f in out]
     over = [q for q in rng if contributed[q] > stacks[q]]
     if over and soft:
         # online: the export's starting stacks contradict its own actions (stale stacks), so the betting
@@ -1329,4 +1337,24 @@ def _dead_excess(back: int, i: int, contributed: list[int], allin: list[bool], f
     return (
         back == contributed[i] - others > 0
         and all(allin[q] or folded[q] for q in range(len(contributed)) if q != i)
+    )
+
+
+def _stray(f: Finding, who: str, kind: Kind) -> Finding:
+    """ACTION.ORDER online for an action the export writes for a player who had folded (DATA)."""
+    return finding(
+        f.hand_id, f.action_seq, f.rule_id, DATA, f.expected, f.actual,
+        f"Export inconsistency (stray action): the export writes a {kind} for {who} after {who} folded; the"
+        " site's software never asks a folded player to act.",
+    )
+
+
+def _stray_consequence(f: Finding, who: str, seq: int) -> Finding:
+    """A betting finding at or after an online stray action, as DATA: it rests on the stray chips."""
+    if f.severity not in (ERROR, WARNING) or f.action_seq is None or f.action_seq < seq:
+        return f
+    return finding(
+        f.hand_id, f.action_seq, f.rule_id, DATA, f.expected, f.actual,
+        f"Export inconsistency (stray action: the export writes an action for {who} after {who} folded), so the"
+        " betting state this rests on is the export's, not a player's: " + uncited(f.message),
     )

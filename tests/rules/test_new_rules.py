@@ -390,3 +390,25 @@ def test_online_header_blinds_contradicting_both_posts_are_the_export_s(engine: 
                                                                        ("BLIND.POSTING", 1, "error")]
     assert found(engine, header_blinds(50, 100), CEP, "BLIND") == [("BLIND.POSTING", 0, "error"),
                                                                     ("BLIND.POSTING", 1, "error")]
+
+
+def stray(late_player: str) -> Hand:
+    """Merge 71732021-1470 ("player.acts.after.fold"): a player folds preflop, then the export writes a
+    call for them on the river; the river bettor's uncalled return then reads as the wrong amount."""
+    players = [("A", DEEP), ("B", DEEP), ("C", DEEP)]
+    script = [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200), ("preflop", "C", "call", 200),
+              ("preflop", "A", "fold", None), ("preflop", "B", "check", None),
+              ("flop", "B", "bet", 2600), ("flop", late_player, "call", 5), ("flop", "C", "fold", None),
+              ("flop", "B", "uncalled_return", 2600)]  # fmt: skip
+    return make_hand(players, script, awards=[("B", 505)], hand_id=hid())
+
+
+def test_online_stray_action_by_a_folded_player_is_the_export_s(engine: str) -> None:
+    """Online the software never asks a folded player to act: the stray call and the findings resting on
+    its chips (the undercall, the uncalled return) are DATA; live an out-of-turn action is the floor's."""
+    got = found(engine, stray("A"), ONLINE)
+    assert [(r, s, v) for r, s, v in got if v == "error"] == []
+    assert ("ACTION.ORDER", 6, "data") in got and ("UNDERCALL.FULL_CALL", 6, "data") in got
+    assert ("POT.UNCALLED_RETURN", 8, "data") in got
+    live = found(engine, stray("A"), PKR, "ACTION")
+    assert live == [("ACTION.ORDER", 6, "review")]
