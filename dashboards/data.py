@@ -654,6 +654,10 @@ def player_line(db: str | Path, player: str, points: int = 2000) -> tuple[pl.Dat
     units after every k-th hand and the last, per currency; each day's last hand with the cumulative
     net then and the day's median big blind in units). See ``hud.results_series``."""
     with connect(db) as con:
+        if materialised(con, "dash_player_line"):
+            both = _frame(con, "SELECT part, currency, hand, net_won, hand_date, bb_units FROM dash_player_line"
+                               f" WHERE {BY_PLAYER}", [player, player])
+            return _line_parts(both)
         src = source(con, "dash_seat")
         both = _frame(
             con,
@@ -672,6 +676,10 @@ def player_line(db: str | Path, player: str, points: int = 2000) -> tuple[pl.Dat
             """,
             [player, player, points],
         )
+    return _line_parts(both)
+
+
+def _line_parts(both: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     line = both.filter(pl.col("part") == "line").select("currency", "hand", "net_won").sort(["currency", "hand"])
     ends = (both.filter(pl.col("part") == "end").select("currency", "hand_date", "hand", "net_won", "bb_units")
             .sort(["currency", "hand"]))
@@ -679,8 +687,12 @@ def player_line(db: str | Path, player: str, points: int = 2000) -> tuple[pl.Dat
 
 
 def player_sessions(db: str | Path, player: str, gap_minutes: int = 30) -> pl.DataFrame:
-    """The player's sessions (``hud.player_sessions``), computed in the snapshot."""
+    """The player's sessions (``hud.player_sessions``), computed in the snapshot (read from the
+    nightly ``dash_player_sessions`` when the gap is its 30 minutes)."""
     with connect(db) as con:
+        if gap_minutes == 30 and materialised(con, "dash_player_sessions"):
+            return _frame(con, 'SELECT table_name, start, "end", hands, currency, net FROM dash_player_sessions'
+                               f" WHERE {BY_PLAYER} ORDER BY start, table_name", [player, player])
         src = source(con, "dash_seat")
         return _frame(
             con,
@@ -703,6 +715,10 @@ def pair_overview(db: str | Path, a: str, b: str) -> pl.DataFrame:
     """Per player of the pair, over the hands both sat in: hands, net (units), currency, unit scale."""
     ps = sorted({a, b})
     with connect(db) as con:
+        if materialised(con, "dash_group_nets") and con.execute(
+                "SELECT 1 FROM dash_groups WHERE grp = ?::VARCHAR[]", [ps]).fetchone() is not None:
+            return _frame(con, "SELECT player, currency, unit_scale, hands, net FROM dash_group_nets"
+                               " WHERE grp = ?::VARCHAR[] ORDER BY currency, player", [ps])
         src = source(con, "dash_seat")
         return _frame(
             con,

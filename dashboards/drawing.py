@@ -171,6 +171,10 @@ def chip_flow_figure(flow: dict[tuple[str, str], int], players: list[str], fmt: 
     return d
 
 
+#: sessions per table row that get their own "N hands" label in the timeline
+LABELLED_SESSIONS = 30
+
+
 def timeline_figure(sessions: list[dict[str, Any]]) -> Drawing:
     """Sessions played together: one row per table, one bar per session, time on x."""
     tables = sorted({s["table_name"] for s in sessions})
@@ -191,10 +195,15 @@ def timeline_figure(sessions: list[dict[str, Any]]) -> Drawing:
         y = 36 + i * row_h
         d.shapes.append(Text(10, y + 12, table[:18], 9))
         d.shapes.append(Line(left, y + 16, right, y + 16, "#dddddd", 1))
-        for s in (s for s in sessions if s["table_name"] == table):
+        mine = [s for s in sessions if s["table_name"] == table]
+        for s in mine:
             x1, x2 = x_of(s["start"]), x_of(s["end"])
             d.shapes.append(Rect(x1, y + 6, max(3.0, x2 - x1), 12, PALETTE[0]))
-            d.shapes.append(Text(x1, y + 4, f"{s['hands']} hands", 7, "start", "#333333"))
+            if len(mine) <= LABELLED_SESSIONS:  # beyond that the labels only overprint each other
+                d.shapes.append(Text(x1, y + 4, f"{s['hands']} hands", 7, "start", "#333333"))
+        if len(mine) > LABELLED_SESSIONS:
+            d.shapes.append(Text(right, y + 4, f"{len(mine):,} sessions, {sum(s['hands'] for s in mine):,} hands",
+                                 7, "end", "#333333"))
     y = 40 + row_h * len(tables)
     d.shapes.append(Text(left, y, t0.strftime("%Y-%m-%d %H:%M"), 8, "start", "#666666"))
     d.shapes.append(Text(right, y, t1.strftime("%Y-%m-%d %H:%M") + " UTC", 8, "end", "#666666"))

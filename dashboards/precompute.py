@@ -19,7 +19,7 @@ import duckdb
 #: bumped whenever a summary's columns or sort key change: a snapshot whose dash_* tables were built
 #: by another version (or whose tables changed since) is read through the inline definitions instead
 #: (never a missing column, never a stale row)
-SUMMARY_VERSION = "6"
+SUMMARY_VERSION = "7"
 
 #: the tables whose rows of one hand the replayer and the export read through ``dash_hand_loc``
 #: (violations are few: a filtered scan of them is as fast)
@@ -126,6 +126,56 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         FROM s GROUP BY grp, table_name, session
         """,
         "grp, start, table_name",
+    ),
+    # the player page's results line: cumulative net won (currency units) after every k-th hand and the
+    # last (at most ~2000 points per player and currency), and each day's last hand with the median big
+    # blind (data.player_line's definition; the page reads these rows instead of a regular's 100k+)
+    "dash_player_line": (
+        ("seats", "hands", "actions", "awards"),
+        """
+        WITH c AS (
+            SELECT pkey, player, currency, CAST(started_at AS DATE) AS hand_date, bb::DOUBLE / unit_scale AS bb_units,
+                   row_number() OVER w AS hand, sum(net::DOUBLE / unit_scale) OVER w AS net_won,
+                   count(*) OVER (PARTITION BY player, currency) AS n
+            FROM {dash_seat}
+            WINDOW w AS (PARTITION BY player, currency ORDER BY started_at, hr ROWS UNBOUNDED PRECEDING))
+        SELECT pkey, player, 'line' AS part, currency, hand, net_won, NULL::DATE AS hand_date, NULL::DOUBLE AS bb_units
+        FROM c WHERE (hand - 1) % greatest(1, CAST(ceil(n / 2000) AS BIGINT)) = 0 OR hand = n
+        UNION ALL
+        SELECT any_value(pkey), player, 'end', currency, max(hand), arg_max(net_won, hand), hand_date, median(bb_units)
+        FROM c GROUP BY player, currency, hand_date
+        """,
+        "pkey, player, part, currency, hand",
+    ),
+    # the player's sessions (data.player_sessions: one table, no gap over 30 minutes)
+    "dash_player_sessions": (
+        ("seats", "hands", "actions", "awards"),
+        """
+        WITH g AS (SELECT pkey, player, hr, table_name, started_at, currency, unit_scale, net,
+                          CASE WHEN started_at - lag(started_at)
+                                    OVER (PARTITION BY player, table_name ORDER BY started_at, hr)
+                               <= INTERVAL 30 MINUTE THEN 0 ELSE 1 END AS new FROM {dash_seat}),
+        s AS (SELECT *, sum(new) OVER (PARTITION BY player, table_name ORDER BY started_at, hr
+                                       ROWS UNBOUNDED PRECEDING) AS session FROM g)
+        SELECT any_value(pkey) AS pkey, player, table_name, min(started_at) AS start, max(started_at) AS "end",
+               count(*) AS hands, currency, sum(net)::DOUBLE / any_value(unit_scale) AS net
+        FROM s GROUP BY player, table_name, session, currency
+        """,
+        "pkey, player, start, table_name",
+    ),
+    # per flag group and member: hands at least two of them sat in and the member's net over them
+    "dash_group_nets": (
+        ("flags", "seats", "hands", "actions", "awards"),
+        """
+        WITH gm AS (SELECT grp, unnest(grp) AS player FROM {dash_groups}),
+        m AS (SELECT gm.grp, s.hr, s.player, s.net, s.currency, s.unit_scale FROM gm JOIN {dash_seat} s
+              ON s.pkey = hash(gm.player) AND s.player = gm.player)
+        SELECT m.grp, m.player, m.currency, any_value(m.unit_scale) AS unit_scale, count(*) AS hands,
+               CAST(sum(m.net) AS BIGINT) AS net
+        FROM m SEMI JOIN (SELECT grp, hr FROM m GROUP BY grp, hr HAVING count(*) >= 2) t USING (grp, hr)
+        GROUP BY m.grp, m.player, m.currency
+        """,
+        "grp, currency, player",
     ),
     # per player and currency: hands, net result, first/last hand, tables
     "dash_player": (

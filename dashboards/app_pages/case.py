@@ -160,7 +160,9 @@ for m in [f, *(m for m in members if m["flag_id"] != f["flag_id"])]:
     for h in m.get("evidence_hands") or []:
         ev_of.setdefault(h, m)
 ev = list(ev_of)[:EVIDENCE_SHOWN]
-rows = ui.hand_rows(str(db), tuple(ev), ("hands", "actions", "awards", "hole_cards", "violations"))
+needs_cards = any(m["family"] == "card_sharing" for m in members)  # only its line shows hole cards
+rows = ui.hand_rows(str(db), tuple(ev), ("hands", "actions", "awards", *(("hole_cards",) if needs_cards else ()),
+                                         "violations"))
 hands = rows["hands"]
 viol = rows.get("violations")
 if not hands.is_empty():
