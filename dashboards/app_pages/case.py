@@ -12,8 +12,8 @@ from dashboards.replay import money
 from dashboards.review_store import DECISIONS, PermissionDenied, ReviewStore, User
 from dashboards.why import case_direction, directed_explanation, ordered, why_hand
 
-#: evidence hands listed on the page (the lead flag's first)
-EVIDENCE_SHOWN = 20
+#: evidence hands listed on the page (the lead flag's first; each costs a located read of four tables)
+EVIDENCE_SHOWN = 10
 
 
 def pick_case(db: str, q: pl.DataFrame) -> str:
