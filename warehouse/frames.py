@@ -22,7 +22,7 @@ from parsers.columns import (
     STREET_CARDS_SCHEMA,
     TABLE_SCHEMAS,
 )
-from parsers.model import Hand
+from parsers.model import Hand, game_family
 
 __all__ = [
     "ACTION_SCHEMA", "AWARD_SCHEMA", "BOARD_SCHEMA", "HAND_SCHEMA", "HOLE_SCHEMA", "POT_SCHEMA",
@@ -72,7 +72,7 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "", index: Sequenc
                 h.hero, h.hole_cards_mode, h.site_total_pot, h.site_rake, h.site_fees, h.site_added, h.cancelled,
                 sum(1 for s in h.seats if not s.sitting_out), h.source_file, file_sha256,
                 h.byte_offset, h.byte_length,
-                h.mix, h.bring_in if h.small_bet is not None else None, h.small_bet, h.big_bet,
+                h.mix, h.bring_in if game_family(h.variant) != "flop" else None, h.small_bet, h.big_bet,
             )
         )  # fmt: skip
         seats.extend(_with_id(hid, h.seats))

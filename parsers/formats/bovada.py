@@ -364,8 +364,10 @@ def _parse_stud(block: Block, lines: list[str], m: re.Match[str], source_file: s
                                                      "Mucks", "Return uncalled"))
     if not in_summary:
         raise ParseError("truncated hand: no *** SUMMARY *** section")
-    completion = next((a.raise_to or 0 for a in hand.actions if a.kind is Kind.COMPLETE), 0)
-    hand.bb = completion or hand.bring_in  # the header writes no stakes: the completion is the small bet
+    # the header writes no stakes ("Level 3 (0/0)"): a full completion is the small bet; in a hand
+    # with none, bb is twice the bring-in (each completed hand of the 2012 MTT completes to exactly that)
+    completion = next((a.raise_to or 0 for a in hand.actions if a.kind is Kind.COMPLETE and not a.all_in), 0)
+    hand.bb = completion or 2 * hand.bring_in
     hand.small_bet = completion or None
     hand.big_bet = 2 * completion if completion else None
     for who, got in held.items():

@@ -340,7 +340,7 @@ def _balances_before_posts(hand: Hand) -> None:
     """
     posted: dict[str, int] = {}
     for a in hand.actions:
-        if a.kind in POSTS:
+        if a.kind in POSTS and a.kind is not Kind.BRING_IN:  # stud: the bring-in is a bet, after the balance
             posted[a.player] = posted.get(a.player, 0) + a.contribution
     hand.seats = [s._replace(stack=s.stack + posted.get(s.player, 0)) for s in hand.seats]
 

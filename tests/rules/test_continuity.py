@@ -564,11 +564,16 @@ def real_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 #: land, so they are floors; the findings are exact (a new one on real data must be looked at)
 REAL_FLOORS = {"tables": 813, "tables_with_pairs": 226, "tables_checked": 116, "proven": 9598, "likely": 3678,
                "compared_proven": 797, "compared_likely": 18736}  # fmt: skip
-REAL_FINDINGS = {"POT.CHIP_CONSERVATION/data": 31, "STACK.NO_REMOVAL/data": 33}
+REAL_FINDINGS = {"POT.CHIP_CONSERVATION/data": 33, "STACK.NO_REMOVAL/data": 33, "BLIND.ABSENT_PLAYER/warning": 1}
 #: 888 and Everleaf rebuy tournaments write no rebuy; GGPoker 2020 PLO writes the collection before
 #: its rake; one PartyPoker winner short by an unwritten rake (Bovada's "UTG+3 [ME] : Rebuyin 1500",
 #: written under the hero's position name, explains its tournament stacks)
-REAL_BY_SITE = {"888": 29, "everleaf": 2, "ggpoker": 32, "partypoker": 1}
+#: Since stud and draw hands are read (issue 12): the WSOP PHH's stud hi/lo hand 49 starts two players
+#: 12,500 off what hand 48's finishing stacks left them (the file's own record), and a PokerStars badugi
+#: sit & go's big blind skips the sitting-out player who posts the small blind all in for his last 25
+#: (``ABSENT_BLIND_WARNING``: a WARNING the rule gives a blind game, flop or draw alike)
+REAL_BY_SITE = {"888": 29, "everleaf": 2, "ggpoker": 32, "partypoker": 1, "phh": 2, "pokerstars": 1}
+ABSENT_BLIND_WARNING = ("pokerstars:52589452703", "BLIND.ABSENT_PLAYER")
 
 
 def test_real_hands_figures(real_warehouse: Path) -> None:
@@ -589,9 +594,12 @@ def test_real_hands_figures(real_warehouse: Path) -> None:
     assert s["findings"] == REAL_FINDINGS and s["written_adds"] == 4  # read only where they decide
     by_site: dict[str, int] = {}
     for f, _ in res.findings:
+        by_site[f.hand_id.split(":")[0]] = by_site.get(f.hand_id.split(":")[0], 0) + 1
+        if (f.hand_id, f.rule_id) == ABSENT_BLIND_WARNING:
+            assert f.severity == WARNING
+            continue
         assert f.severity == DATA and not f.house_decision
         assert "; site: " in f.actual, f
-        by_site[f.hand_id.split(":")[0]] = by_site.get(f.hand_id.split(":")[0], 0) + 1
     assert by_site == REAL_BY_SITE
 
 
@@ -600,13 +608,18 @@ def test_real_hands_under_a_live_book_give_no_error(real_warehouse: Path, book: 
     """Forced under a live book, the real exports still give no ERROR: no player's stack moves on a
     pair the hand numbers prove consecutive (797 players compared there), pairs only the button
     proves give at most WARNING, and the one button that stayed (a WSOP PHH table: a redeal keeps
-    it) is a WARNING."""
+    it) is a WARNING. One ERROR is the record's own (read since stud is, issue 12): the WSOP PHH's
+    stud hi/lo hand 48 finishes Obst on 4,537,500 and Tong on 2,887,500, and hand 49 starts them on
+    4,550,000 and 2,875,000, 12,500 moved between two proven-consecutive live hands with nothing
+    written: under a live book that is the error the rule names."""
     con = connect(real_warehouse)
     try:
         res = continuity_findings(con, book, load_mapping())
     finally:
         con.close()
-    assert not [f for f, _ in res.findings if f.severity == ERROR]
+    errors = {(f.hand_id.rsplit(":", 1)[-1], f.actual[:40]) for f, _ in res.findings if f.severity == ERROR}
+    assert {h for h, _ in errors} <= {"49"}, errors
+    assert all(f.hand_id.startswith("phh:2023 World Series") for f, _ in res.findings if f.severity == ERROR)
     assert res.stats["players_compared"]["proven"] >= REAL_FLOORS["compared_proven"]
     assert {f.rule_id for f, _ in res.findings if f.severity == WARNING} >= {"STACK.NO_REMOVAL"}
     assert all(f.house_decision == (f.severity == REVIEW) for f, _ in res.findings)
