@@ -671,17 +671,21 @@ def parse_chunk(
             .select("_hx", "j", "player", "cards"),
             kept(summary_cards).select("_hx", "j", "player", "cards"),
         ]
-    ).sort("_hx", "j").group_by("_hx", "player").agg(pl.col("cards").first())  # fmt: skip
+    ).sort("_hx", "j").group_by("_hx", "player").agg(pl.col("cards").first(), pl.col("j").first())  # fmt: skip
     dealt_rows = dealt_last.join(n_dealt, on="_hx").select(
         "_hx", "player", "cards",
         pl.when(pl.col("n_dealt") > 1).then(pl.lit("operator")).otherwise(pl.lit("dealt")).alias("provenance"),
+        "j", pl.lit(0).alias("src"),
     )  # fmt: skip
     shown_rows = (
         shown.join(dealt_last.select("_hx", "player"), on=["_hx", "player"], how="anti")
         .join(head.select("_hx", "want"), on="_hx")
-        .select("_hx", "player", pl.col("cards").str.pad_end(pl.col("want"), "?"), pl.lit("shown").alias("provenance"))
+        .select("_hx", "player", pl.col("cards").str.pad_end(pl.col("want"), "?"), pl.lit("shown").alias("provenance"),
+                "j", pl.lit(1).alias("src"))
     )  # fmt: skip
-    holes = pl.concat([dealt_rows, shown_rows])
+    # the parser's order (group_by and join orders are not defined, and varied from run to run):
+    # dealt players by their first "Dealt to" line, then the other players who showed, by first show
+    holes = pl.concat([dealt_rows, shown_rows]).sort("_hx", "src", "j").drop("j", "src")
     hero = dealt_rows.filter(pl.col("provenance") == "dealt").select("_hx", pl.col("player").alias("hero"))
     operator = (
         dealt_rows.filter(pl.col("provenance") == "operator")
@@ -758,7 +762,10 @@ def parse_chunk(
     tables = {"hands": hands.select("_hx", *hand_cols)}
     for name, frame in children.items():
         typed = [pl.col(c).cast(d) for c, d in TABLE_SCHEMAS[name].items()]
-        tables[name] = frame.join(ids, on="_hx", how="inner").sort("_hx", maintain_order=True).select("_hx", *typed)
+        tables[name] = (
+            frame.join(ids, on="_hx", how="inner", maintain_order="left").sort("_hx", maintain_order=True)
+            .select("_hx", *typed)
+        )  # fmt: skip
     for name, schema in TABLE_SCHEMAS.items():  # tables only stud/draw hands fill (the fast path reads none)
         if name not in tables:
             tables[name] = pl.DataFrame(schema={"_hx": pl.Int64, **schema})
