@@ -105,7 +105,9 @@ def build_cases(q: pl.DataFrame) -> pl.DataFrame:
         evidence = {h for r in flags for h in (r.get("evidence_hands") or [])}
         firsts = [r["first_hand_at"] for r in flags if r.get("first_hand_at") is not None]
         lasts = [r["last_hand_at"] for r in flags if r.get("last_hand_at") is not None]
-        created = [r["created_at"] for r in flags if r.get("created_at") is not None]
+        # age counts from the first night any of the case's flags was raised (a flag id is stable)
+        created = [r.get("first_flagged_at") or r["created_at"] for r in flags
+                   if (r.get("first_flagged_at") or r.get("created_at")) is not None]
         out.append({
             "case_id": lead["flag_id"],
             "score": max(float(r["score"]) for r in flags),

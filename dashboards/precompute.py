@@ -19,7 +19,7 @@ import duckdb
 #: bumped whenever a summary's columns or sort key change: a snapshot whose dash_* tables were built
 #: by another version (or whose tables changed since) is read through the inline definitions instead
 #: (never a missing column, never a stale row)
-SUMMARY_VERSION = "7"
+SUMMARY_VERSION = "8"
 
 #: the tables whose rows of one hand the replayer and the export read through ``dash_hand_loc``
 #: (violations are few: a filtered scan of them is as fast)
@@ -35,13 +35,13 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "dash_queue": (
         ("flags", "hands"),
         """
-        WITH f AS (SELECT * FROM flags
+        WITH f AS (SELECT *, min(created_at) OVER (PARTITION BY flag_id) AS first_flagged_at FROM flags
                    QUALIFY row_number() OVER (PARTITION BY flag_id ORDER BY created_at DESC, run_id DESC) = 1),
         ev AS (SELECT flag_id, unnest(evidence_hands) AS hand_id FROM f),
         tabs AS (SELECT ev.flag_id, list(DISTINCT h.table_name ORDER BY h.table_name) AS tables
                  FROM ev JOIN hands h USING (hand_id) GROUP BY ev.flag_id)
         SELECT f.flag_id, f.family, f.players, f.score, f.severity, f.mode, f.run_id,
-               f.first_hand_at, f.last_hand_at, f.created_at, len(f.evidence_hands) AS n_evidence,
+               f.first_hand_at, f.last_hand_at, f.created_at, f.first_flagged_at, len(f.evidence_hands) AS n_evidence,
                coalesce(tabs.tables, []::VARCHAR[]) AS tables, f.evidence_hands,
                f.explanation,
                TRY_CAST(json_extract_string(f.observed, '$.evidence_z') AS DOUBLE) AS evidence_z,

@@ -377,3 +377,22 @@ def test_summary_and_live_paths_agree(snapshot: Path, tmp_path: Path) -> None:
         f1, s1 = data.group_figures(snapshot, group)
         f2, s2 = data.group_figures(live, group)
         assert f1 == f2 and s1.rows() == s2.rows()
+
+
+def test_age_counts_from_the_first_night_a_flag_was_raised(snapshot: Path, tmp_path: Path) -> None:
+    from dashboards import data
+    from dashboards.precompute import build_summaries
+
+    db = tmp_path / "two-nights.duckdb"
+    db.write_bytes(snapshot.read_bytes())
+    con = duckdb.connect(str(db))
+    # the same soft-play flag raised again a night later, with a new score: one queue row, the newer one
+    con.execute("INSERT INTO flags SELECT * REPLACE ('run-2026-11-30' AS run_id, 0.60 AS score,"
+                " TIMESTAMP '2026-11-30 03:10:00' AS created_at) FROM flags WHERE flag_id = 'F-soft-003'")
+    build_summaries(con)
+    con.close()
+    q = data.queue(db)
+    soft = q.filter(pl.col("flag_id") == "F-soft-003")
+    assert soft.height == 1 and soft["score"][0] == 0.60 and soft["run_id"][0] == "run-2026-11-30"
+    case = build_cases(q).filter(pl.col("case_id") == "F-soft-003").row(0, named=True)
+    assert case["flagged_at"] == dt.datetime(2026, 11, 29, 3, 10)
