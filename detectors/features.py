@@ -28,6 +28,7 @@ import polars as pl
 
 from detectors.cards import POST_BUCKETS, evaluate_frame, preflop_table
 from detectors.identity import anonymous_sql
+from parsers.model import NON_FLOP_VARIANTS
 
 MODES = ("operator", "player")
 STREETS = ("preflop", "flop", "turn", "river")
@@ -46,7 +47,10 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
     """Create the feature tables (views hh, cards, hp, strength, dec) for hands in [since, until]."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    where = ["NOT h.cancelled"]
+    # the detectors model flop games only: stud and draw hands (rules.money checks their money)
+    # would count as hands dealt with no preflop entry in VPIP/PFR and in co-presence and chip flow
+    non_flop = ", ".join(f"'{v}'" for v in sorted(NON_FLOP_VARIANTS))
+    where = ["NOT h.cancelled", f"h.variant NOT IN ({non_flop})"]
     params: list[str] = []
     if since:
         where.append("h.hand_date >= CAST(? AS DATE)")

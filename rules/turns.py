@@ -15,8 +15,11 @@ from .citations import citation
 from .findings import INFO, WARNING, Finding
 from .profiles import load_profile
 
-#: street order of the betting rounds
-_RANK = "CASE street WHEN 'preflop' THEN 0 WHEN 'flop' THEN 1 WHEN 'turn' THEN 2 WHEN 'river' THEN 3 END"
+#: street order of the betting rounds, every game's (stud: third..seventh; draw: predraw, draw1..draw3),
+#: so the last round of a stud or draw hand is its own, not the last hold'em street it never had
+_RANK = ("CASE street WHEN 'preflop' THEN 0 WHEN 'flop' THEN 1 WHEN 'turn' THEN 2 WHEN 'river' THEN 3 "
+         "WHEN 'third' THEN 0 WHEN 'fourth' THEN 1 WHEN 'fifth' THEN 2 WHEN 'sixth' THEN 3 WHEN 'seventh' THEN 4 "
+         "WHEN 'predraw' THEN 0 WHEN 'draw1' THEN 1 WHEN 'draw2' THEN 2 WHEN 'draw3' THEN 3 END")
 
 _CITES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("SHOWDOWN.ORDER", "CEP"): (

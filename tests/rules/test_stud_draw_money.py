@@ -103,10 +103,10 @@ def test_check_warehouse_runs_stud_and_draw_hands_through_the_money_checks(tmp_p
         rows = con.execute("SELECT DISTINCT rule_id FROM violations").fetchall()
         stored = con.execute("SELECT count(*), count(DISTINCT street) FROM street_cards").fetchone()
     # beside the money rules, only the record pass's showdown rules (rules.handrecord, any game): an
-    # all-in badugi hand mucked, and SHOWDOWN.ORDER on a razz hand, a WARNING that is wrong there
-    # (rules/turns.py ranks the last betting round among preflop..river only, so in stud it falls
-    # back to the hand's last aggressor: reported, not changed here)
-    assert {r[0] for r in rows} <= MONEY_RULES | {"SHOWDOWN.ALLIN_TABLED", "SHOWDOWN.ORDER"}
+    # all-in badugi hand mucked. The show order ranks stud and draw rounds as their own (rules/turns.py),
+    # so a razz hand's last betting round is seventh street, not a hold'em street it never had: no
+    # SHOWDOWN.ORDER warning where the last aggressor of that round did show first
+    assert {r[0] for r in rows} <= MONEY_RULES | {"SHOWDOWN.ALLIN_TABLED"}
     assert stored is not None and stored[0] > 0 and stored[1] >= 5  # third..seventh, predraw, draws
 
 
