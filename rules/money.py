@@ -22,7 +22,7 @@ from parsers.model import DEAD_POSTS, Hand, Kind, Street
 from .findings import DATA, ERROR, Finding, finding, fmt
 from .handchecks import check_chips
 from .profiles import Profile
-from .replay import Replay
+from .replay import Replay, over_stack
 
 
 def _ledger(hand: Hand, prof: Profile) -> tuple[Replay, list[Finding]]:
@@ -66,29 +66,13 @@ def _ledger(hand: Hand, prof: Profile) -> tuple[Replay, list[Finding]]:
     return rp, found
 
 
-def _over_stack(hand: Hand, prof: Profile, who: str, stack: int, put_in: int) -> Finding:
-    """As the replay's POT.CHIP_CONSERVATION: DATA (a stale stack) where the software deals."""
-    expected, actual = f"at most {fmt(stack)} (starting stack)", f"put in {fmt(put_in)}"
-    if prof.software_dealt:
-        return finding(
-            hand.hand_id, None, "POT.CHIP_CONSERVATION", DATA, expected, actual,
-            f"Export inconsistency (stale stack): the export starts {who} on {fmt(stack)}, but its own actions"
-            f" put {fmt(put_in)} of {who}'s chips in the pot, {fmt(put_in - stack)} more than the stack.",
-        )
-    return finding(
-        hand.hand_id, None, "POT.CHIP_CONSERVATION", ERROR, expected, actual,
-        f"{who} put in {fmt(put_in)}, more than the {fmt(stack)} they started with."
-        + prof.cite("POT.CHIP_CONSERVATION"),
-    )
-
-
 def check_money(hand: Hand, prof: Profile) -> tuple[Replay, list[Finding]]:
     """Every money check of one stud or draw hand, with the ledger as a ``Replay`` (seat order, no
     action states: the betting replay's states need the flop games' betting model)."""
     rp, found = _ledger(hand, prof)
     for who, stack, put_in in zip(rp.ring, rp.stacks, rp.contributed, strict=True):
         if put_in > stack:
-            found.append(_over_stack(hand, prof, who, stack, put_in))
+            found.append(over_stack(hand, prof, who, stack, put_in))
     found.extend(check_chips(hand, prof, rp))
     total = sum(rp.contributed) + (hand.site_added or 0)
     written = sum(p.amount for p in hand.pots)

@@ -778,7 +778,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         names = ", ".join(f"{ring[q]} on {fmt(stacks[q])}" for q in over)
         out[:] = [_stale_consequence(f, names) for f in out]
     for q in over:
-        add(_over_stack(hand, prof, ring[q], stacks[q], contributed[q]))
+        add(over_stack(hand, prof, ring[q], stacks[q], contributed[q]))
     return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player, dead)
 
 
@@ -1016,7 +1016,7 @@ def _skipped(hand: Hand, prof: Profile, seq: int, due: str, street: str, next_st
     )
 
 
-def _over_stack(hand: Hand, prof: Profile, who: str, stack: int, put_in: int) -> Finding:
+def over_stack(hand: Hand, prof: Profile, who: str, stack: int, put_in: int) -> Finding:
     """POT.CHIP_CONSERVATION: a player put in more than their starting stack.
 
     Online the software cannot take chips a player does not have: the starting stack the export
