@@ -559,26 +559,10 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
             continue
 
         if " collected " in text:
-            name, _, rest = text.rpartition(" collected ")
-            amt_text, from_sep, source = rest.partition(" from ")
-            if name not in names or not from_sep:
-                raise ParseError(f"unreadable collect line {text!r}", i)
-            if source in ("pot", "main pot"):
-                pot_no = 0
-            elif source == "side pot":
-                pot_no = 1
-            elif source.startswith("side pot-") and source[9:].isdigit():
-                pot_no = int(source[9:])
-            else:
-                raise ParseError(f"unknown pot {source!r}", i)
-            awards.append(Award(name, money(amt_text, i), pot_no, board_no))
+            awards.append(_collect(text, names, money, i, board_no))
             continue
         if " cashed out the hand for " in text:
-            name, _, rest = text.partition(" cashed out the hand for ")
-            if name not in names:
-                raise ParseError(f"cash-out by unseated player {name!r}", i)
-            paid = money(rest.partition(" | ")[0], i)
-            append(Action(seq, Street.SHOWDOWN, name, Kind.CASH_OUT, paid, None, False, 0))
+            append(_cash_out(text, names, money, i, seq))
             seq += 1
             continue
         if text in _IGNORED_LINES:
@@ -593,13 +577,7 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
     if not saw_summary and not hand.cancelled:
         raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
 
-    if sb_posted is not None and hand.betting == "FL":
-        hand.sb = sb_posted
-    hand.site_total_pot = total_pot
-    hand.site_rake = rake
-    hand.site_fees = fees if total_pot is not None else None
-    if written_pots and not rake and not fees:
-        hand.pots = written_pots
+    _site_totals(hand, sb_posted, total_pot, rake, fees, written_pots)
     final_boards = summary_boards or boards
     hand.boards = [Board(k, c) for k, c in sorted(final_boards.items()) if c]
 
@@ -616,6 +594,45 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         if player not in dealt:
             hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
     return hand
+
+
+def _site_totals(hand: Hand, sb_posted: int | None, total_pot: int | None, rake: int | None, fees: int | None,
+                 written_pots: list[Pot]) -> None:
+    """The summary's figures onto the hand: the site's total pot, rake and fees (checked later, not
+    trusted), its pots when nothing was taken from them, and a limit game's small blind as posted."""
+    if sb_posted is not None and hand.betting == "FL":
+        hand.sb = sb_posted
+    hand.site_total_pot = total_pot
+    hand.site_rake = rake
+    hand.site_fees = fees if total_pot is not None else None
+    if written_pots and not rake and not fees:
+        hand.pots = written_pots
+
+
+def _collect(text: str, names: set[str], money: StarsMoney, line_no: int, board_no: int) -> Award:
+    """A ``NAME collected AMOUNT from (main|side) pot[-N]`` line as its award."""
+    name, _, rest = text.rpartition(" collected ")
+    amt_text, from_sep, source = rest.partition(" from ")
+    if name not in names or not from_sep:
+        raise ParseError(f"unreadable collect line {text!r}", line_no)
+    if source in ("pot", "main pot"):
+        pot_no = 0
+    elif source == "side pot":
+        pot_no = 1
+    elif source.startswith("side pot-") and source[9:].isdigit():
+        pot_no = int(source[9:])
+    else:
+        raise ParseError(f"unknown pot {source!r}", line_no)
+    return Award(name, money(amt_text, line_no), pot_no, board_no)
+
+
+def _cash_out(text: str, names: set[str], money: StarsMoney, line_no: int, seq: int) -> Action:
+    """A ``NAME cashed out the hand for AMOUNT`` line (the site's all-in insurance) as its action."""
+    name, _, rest = text.partition(" cashed out the hand for ")
+    if name not in names:
+        raise ParseError(f"cash-out by unseated player {name!r}", line_no)
+    paid = money(rest.partition(" | ")[0], line_no)
+    return Action(seq, Street.SHOWDOWN, name, Kind.CASH_OUT, paid, None, False, 0)
 
 
 def _dealt_groups(rest: str, names: set[str]) -> tuple[str, list[str]] | None:
@@ -870,26 +887,10 @@ def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) ->
             continue
 
         if " collected " in text:
-            name, _, rest = text.rpartition(" collected ")
-            amt_text, from_sep, source = rest.partition(" from ")
-            if name not in names or not from_sep:
-                raise ParseError(f"unreadable collect line {text!r}", i)
-            if source in ("pot", "main pot"):
-                pot_no = 0
-            elif source == "side pot":
-                pot_no = 1
-            elif source.startswith("side pot-") and source[9:].isdigit():
-                pot_no = int(source[9:])
-            else:
-                raise ParseError(f"unknown pot {source!r}", i)
-            awards.append(Award(name, money(amt_text, i), pot_no, 1))
+            awards.append(_collect(text, names, money, i, 1))
             continue
         if " cashed out the hand for " in text:
-            name, _, rest = text.partition(" cashed out the hand for ")
-            if name not in names:
-                raise ParseError(f"cash-out by unseated player {name!r}", i)
-            paid = money(rest.partition(" | ")[0], i)
-            append(Action(seq, Street.SHOWDOWN, name, Kind.CASH_OUT, paid, None, False, 0))
+            append(_cash_out(text, names, money, i, seq))
             seq += 1
             continue
         if text in _IGNORED_LINES or text in _GAME_NOTICES:
@@ -903,13 +904,7 @@ def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) ->
 
     if not saw_summary and not hand.cancelled:
         raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
-    if sb_posted is not None and hand.betting == "FL":
-        hand.sb = sb_posted
-    hand.site_total_pot = total_pot
-    hand.site_rake = rake
-    hand.site_fees = fees if total_pot is not None else None
-    if written_pots and not rake and not fees:
-        hand.pots = written_pots
+    _site_totals(hand, sb_posted, total_pot, rake, fees, written_pots)
 
     hole = hand.hole_cards
     known = {p: c for p, c in final.items() if p in has_down}
