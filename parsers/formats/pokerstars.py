@@ -471,22 +471,13 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
             dealt[name] = "".join(_cards(c) for c in _BRACKETS_RE.findall("[" + rest))
             continue
         if text.startswith("Uncalled bet ("):
-            amount_text, _, name = text[14:].partition(") returned to ")
-            if name not in names:
-                raise ParseError(f"uncalled bet returned to unseated player {name!r}", i)
-            amount = money(amount_text, i)
-            committed[name] = committed.get(name, 0) - amount
-            append(Action(seq, street, name, Kind.UNCALLED_RETURN, amount, None, False, -amount))
+            back = _uncalled(text, names, money, i, seq, street)
+            committed[back.player] = committed.get(back.player, 0) + back.contribution
+            append(back)
             seq += 1
             continue
 
-        name, sep, verb = text.rpartition(": ")
-        if sep and name not in names:  # a ": " inside the verb, e.g. "(HI: a flush; LO: 7,5,4,3,A)"
-            cut = text.find(": ")
-            while cut != -1 and text[:cut] not in names:
-                cut = text.find(": ", cut + 2)
-            if cut != -1:
-                name, verb = text[:cut], text[cut + 2 :]
+        name, sep, verb = _actor(text, names)
         if sep and name in names:
             kind: Kind
             if verb.startswith("folds"):
@@ -594,6 +585,28 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         if player not in dealt:
             hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
     return hand
+
+
+def _actor(text: str, names: set[str]) -> tuple[str, str, str]:
+    """``NAME: VERB`` split at the ": " that ends a seated player's name (a name or a verb may hold
+    ": " too, e.g. "(HI: a flush; LO: 7,5,4,3,A)"); ``sep`` is empty when the line has none."""
+    name, sep, verb = text.rpartition(": ")
+    if sep and name not in names:
+        cut = text.find(": ")
+        while cut != -1 and text[:cut] not in names:
+            cut = text.find(": ", cut + 2)
+        if cut != -1:
+            name, verb = text[:cut], text[cut + 2 :]
+    return name, sep, verb
+
+
+def _uncalled(text: str, names: set[str], money: StarsMoney, line_no: int, seq: int, street: Street) -> Action:
+    """An ``Uncalled bet (AMOUNT) returned to NAME`` line as a negative contribution."""
+    amount_text, _, name = text[14:].partition(") returned to ")
+    if name not in names:
+        raise ParseError(f"uncalled bet returned to unseated player {name!r}", line_no)
+    amount = money(amount_text, line_no)
+    return Action(seq, street, name, Kind.UNCALLED_RETURN, amount, None, False, -amount)
 
 
 def _site_totals(hand: Hand, sb_posted: int | None, total_pot: int | None, rake: int | None, fees: int | None,
@@ -767,22 +780,13 @@ def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) ->
             final[name] = "".join(groups)
             continue
         if text.startswith("Uncalled bet ("):
-            amount_text, _, name = text[14:].partition(") returned to ")
-            if name not in names:
-                raise ParseError(f"uncalled bet returned to unseated player {name!r}", i)
-            amount = money(amount_text, i)
-            committed[name] = committed.get(name, 0) - amount
-            append(Action(seq, street, name, Kind.UNCALLED_RETURN, amount, None, False, -amount))
+            back = _uncalled(text, names, money, i, seq, street)
+            committed[back.player] = committed.get(back.player, 0) + back.contribution
+            append(back)
             seq += 1
             continue
 
-        name, sep, verb = text.rpartition(": ")
-        if sep and name not in names:  # a ": " inside the verb, e.g. "(HI: a flush; LO: 7,5,4,3,A)"
-            cut = text.find(": ")
-            while cut != -1 and text[:cut] not in names:
-                cut = text.find(": ", cut + 2)
-            if cut != -1:
-                name, verb = text[:cut], text[cut + 2 :]
+        name, sep, verb = _actor(text, names)
         if sep and name in names:
             if verb.startswith(("discards ", "stands pat")):
                 if street is Street.SHOWDOWN:
