@@ -444,13 +444,7 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
             if text.startswith("Total pot "):
                 total_pot, rake, fees, written_pots = _parse_total(text, money, i)
             elif text.startswith("Seat "):
-                if "showed [" in text or "mucked [" in text:
-                    m = _SUMMARY_CARDS_RE.match(text)
-                    if m is not None and m.group(1) in names:
-                        shown.setdefault(m.group(1), _cards(m.group(2)))
-                if text.endswith("(pot not awarded as player cashed out)"):
-                    for won in _WON_RE.findall(text):
-                        fees += money(won, i)
+                fees += _summary_seat(text, names, shown, money, i)
             elif "Board [" in text:
                 found = _BRACKETS_RE.findall(text)
                 summary_boards[2 if text.startswith("SECOND") else 1] = _cards(found[0]) if found else ""
@@ -585,6 +579,18 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         if player not in dealt:
             hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
     return hand
+
+
+def _summary_seat(text: str, names: set[str], shown: dict[str, str], money: StarsMoney, line_no: int) -> int:
+    """A summary ``Seat N: ...`` line: cards it shows or mucks go into ``shown``; returns the pot
+    the site kept back because the player had cashed out (a fee, not an award)."""
+    if "showed [" in text or "mucked [" in text:
+        m = _SUMMARY_CARDS_RE.match(text)
+        if m is not None and m.group(1) in names:
+            shown.setdefault(m.group(1), _cards(m.group(2)))
+    if text.endswith("(pot not awarded as player cashed out)"):
+        return sum(money(won, line_no) for won in _WON_RE.findall(text))
+    return 0
 
 
 def _actor(text: str, names: set[str]) -> tuple[str, str, str]:
@@ -741,13 +747,7 @@ def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) ->
             if text.startswith("Total pot "):
                 total_pot, rake, fees, written_pots = _parse_total(text, money, i)
             elif text.startswith("Seat "):
-                if "showed [" in text or "mucked [" in text:
-                    m = _SUMMARY_CARDS_RE.match(text)
-                    if m is not None and m.group(1) in names:
-                        shown.setdefault(m.group(1), _cards(m.group(2)))
-                if text.endswith("(pot not awarded as player cashed out)"):
-                    for won in _WON_RE.findall(text):
-                        fees += money(won, i)
+                fees += _summary_seat(text, names, shown, money, i)
             elif not text.startswith(_OTHER_SUMMARY_PREFIXES):
                 raise ParseError(f"unrecognised summary line {text!r}", i)
             continue
