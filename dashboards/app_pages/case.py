@@ -6,7 +6,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import access, auth, evidence, ui
-from dashboards.drawing import chip_flow_figure, percentile_figure, timeline_figure, to_svg
+from dashboards.charts import flow_chart, percentile_chart, timeline_chart
 from dashboards.observed import observed_facts, observed_metrics
 from dashboards.replay import money
 from dashboards.review_store import DECISIONS, PermissionDenied, ReviewStore, User
@@ -147,7 +147,7 @@ if facts:
     st.write("  ·  ".join(f"**{k}:** {v}" for k, v in facts.items()))
 if metrics:
     st.caption("Each bar: where this pair sits among all scored pairs (percentile); red beyond p5/p95.")
-    st.image(to_svg(percentile_figure(metrics)))
+    st.altair_chart(percentile_chart(metrics), width="stretch")
     with st.expander("Metric values"):
         st.dataframe(pl.DataFrame(metrics).drop("name"), hide_index=True)
 else:
@@ -219,10 +219,10 @@ def fmt(v: int) -> str:
 col_a, col_b = st.columns(2)
 with col_a:
     st.subheader("Chip flow")
-    st.image(to_svg(chip_flow_figure(flow_all, players, fmt)))
+    st.altair_chart(flow_chart(flow_all, fmt), width="stretch")
 with col_b:
     st.subheader("Sessions together")
-    st.image(to_svg(timeline_figure(sess.to_dicts())))
+    st.altair_chart(timeline_chart(sess.to_dicts()), width="stretch")
     st.dataframe(sess, hide_index=True)
 
 st.subheader("Assignment and notes")

@@ -12,7 +12,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import ui
-from dashboards.drawing import chip_flow_figure, timeline_figure, to_svg
+from dashboards.charts import flow_chart, timeline_chart
 from dashboards.replay import money
 
 ui.require("read")
@@ -67,9 +67,9 @@ st.dataframe(
                     lambda r: money(int(r["net"]), r), return_dtype=pl.String).alias("net won together")),
     hide_index=True, key="pair_net")
 flow, sess = ui.group_figures(str(db), (a, b))
-st.image(to_svg(chip_flow_figure(flow, [a, b], fmt)))
+st.altair_chart(flow_chart(flow, fmt), width="stretch")
 st.subheader("Sessions together")
-st.image(to_svg(timeline_figure(sess.to_dicts())))
+st.altair_chart(timeline_chart(sess.to_dicts()), width="stretch")
 st.dataframe(ui.paginate(sess.drop("players"), "pair_sessions_page"), hide_index=True, key="pair_sessions")
 st.subheader("Shared hands")
 st.caption(f"Each player's net result in the hand, in {cur or 'currency units'}.")

@@ -121,7 +121,12 @@ def test_case_page_shows_case_and_reviewer_records_decision(env: Path) -> None:
     body = texts(at)
     assert "bob folds strong made hands" in body
     assert "alice, bob" in body
-    assert len(at.get("imgs")) >= 1 or len(at.get("image")) >= 1
+    charts = [json.loads(c.proto.spec) for c in at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")]
+    titles = {t["text"] if isinstance(t, dict) else t for t in (c.get("title") for c in charts)}
+    # interactive figures (tooltips; zoom and pan where there is an axis to zoom), readable text sizes
+    assert {"Observed behaviour vs population", "Net chip flow (loser → winner)", "Sessions together"} <= titles
+    assert all(c["config"]["axis"]["labelFontSize"] >= 13 for c in charts)
+    assert any("params" in layer for c in charts for layer in [c, *c.get("layer", [])])  # a zoom/pan binding
     at.radio(key="decision").set_value("escalate")
     at.text_area(key="reason").input("bob folded a full house to a river bet")
     at.button(key="FormSubmitter:decide-Record decision").click().run()
