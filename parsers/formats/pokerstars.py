@@ -474,30 +474,9 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         name, sep, verb = _actor(text, names)
         if sep and name in names:
             kind: Kind
-            if verb.startswith("folds"):
-                append(Action(seq, street, name, Kind.FOLD))
-            elif verb.startswith("checks"):
-                append(Action(seq, street, name, Kind.CHECK))
-            elif verb.startswith("calls "):
-                amt_text, _, tail = verb[6:].partition(" and ")
-                amount = money(amt_text, i)
-                committed[name] = committed.get(name, 0) + amount
-                append(Action(seq, street, name, Kind.CALL, amount, None, _all_in(tail), amount))
-            elif verb.startswith("bets "):
-                amt_text, _, tail = verb[5:].partition(" and ")
-                amount = money(amt_text, i)
-                committed[name] = committed.get(name, 0) + amount
-                append(Action(seq, street, name, Kind.BET, amount, amount, _all_in(tail), amount))
-            elif verb.startswith("raises "):
-                body, _, tail = verb[7:].partition(" and ")
-                by_text, to_sep, to_text = body.partition(" to ")
-                if not to_sep:
-                    raise ParseError(f"unreadable raise {text!r}", i)
-                amount = money(by_text, i)
-                raise_to = money(to_text, i)
-                contribution = raise_to - committed.get(name, 0)
-                committed[name] = raise_to
-                append(Action(seq, street, name, Kind.RAISE, amount, raise_to, _all_in(tail), contribution))
+            wager = _wager(verb, text, seq, street, name, money, i, committed)
+            if wager is not None:
+                append(wager)
             elif verb.startswith("posts "):
                 if verb.startswith("posts small & big blinds "):
                     amt_text, _, tail = verb[25:].partition(" and ")
@@ -579,6 +558,35 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         if player not in dealt:
             hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
     return hand
+
+
+def _wager(verb: str, text: str, seq: int, street: Street, name: str, money: StarsMoney, line_no: int,
+           committed: dict[str, int]) -> Action | None:
+    """A fold, check, call, bet or raise as its action, keeping ``committed`` (each player's chips in
+    this street) up to date; None for any other verb."""
+    if verb.startswith("folds"):
+        return Action(seq, street, name, Kind.FOLD)
+    if verb.startswith("checks"):
+        return Action(seq, street, name, Kind.CHECK)
+    if verb.startswith(("calls ", "bets ")):
+        is_call = verb[0] == "c"
+        amt_text, _, tail = verb[6 if is_call else 5:].partition(" and ")
+        amount = money(amt_text, line_no)
+        committed[name] = committed.get(name, 0) + amount
+        if is_call:
+            return Action(seq, street, name, Kind.CALL, amount, None, _all_in(tail), amount)
+        return Action(seq, street, name, Kind.BET, amount, amount, _all_in(tail), amount)
+    if verb.startswith("raises "):
+        body, _, tail = verb[7:].partition(" and ")
+        by_text, to_sep, to_text = body.partition(" to ")
+        if not to_sep:
+            raise ParseError(f"unreadable raise {text!r}", line_no)
+        amount = money(by_text, line_no)
+        raise_to = money(to_text, line_no)
+        contribution = raise_to - committed.get(name, 0)
+        committed[name] = raise_to
+        return Action(seq, street, name, Kind.RAISE, amount, raise_to, _all_in(tail), contribution)
+    return None
 
 
 def _summary_seat(text: str, names: set[str], shown: dict[str, str], money: StarsMoney, line_no: int) -> int:
@@ -810,36 +818,12 @@ def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) ->
                 seq += 1
                 continue
             bet_seen = True
-            if verb.startswith("folds"):
-                append(Action(seq, street, name, Kind.FOLD))
-            elif verb.startswith("checks"):
-                append(Action(seq, street, name, Kind.CHECK))
-            elif verb.startswith("calls "):
-                amt_text, _, tail = verb[6:].partition(" and ")
-                amount = money(amt_text, i)
-                committed[name] = committed.get(name, 0) + amount
-                append(Action(seq, street, name, Kind.CALL, amount, None, _all_in(tail), amount))
-            elif verb.startswith("bets "):
-                amt_text, _, tail = verb[5:].partition(" and ")
-                amount = money(amt_text, i)
-                committed[name] = committed.get(name, 0) + amount
-                # stud: opening third street with the full bet instead of the bring-in completes it
-                kind = Kind.COMPLETE if stud and street is Street.THIRD and not completed else Kind.BET
-                completed = completed or kind is Kind.COMPLETE
-                append(Action(seq, street, name, kind, amount, amount, _all_in(tail), amount))
-            elif verb.startswith("raises "):
-                body, _, tail = verb[7:].partition(" and ")
-                by_text, to_sep, to_text = body.partition(" to ")
-                if not to_sep:
-                    raise ParseError(f"unreadable raise {text!r}", i)
-                amount = money(by_text, i)
-                raise_to = money(to_text, i)
-                kind = Kind.RAISE
-                if stud and street is Street.THIRD and not completed:  # the bring-in raised: completed
-                    kind, completed = Kind.COMPLETE, True
-                contribution = raise_to - committed.get(name, 0)
-                committed[name] = raise_to
-                append(Action(seq, street, name, kind, amount, raise_to, _all_in(tail), contribution))
+            wager = _wager(verb, text, seq, street, name, money, i, committed)
+            if wager is not None:
+                # stud: third street's first bet or raise over the bring-in completes it
+                if wager.kind in (Kind.BET, Kind.RAISE) and stud and street is Street.THIRD and not completed:
+                    wager, completed = wager._replace(kind=Kind.COMPLETE), True
+                append(wager)
             elif verb.startswith("brings in for "):
                 amt_text, _, tail = verb[14:].partition(" and ")
                 amount = money(amt_text, i)
