@@ -32,15 +32,10 @@ FLOP = ("fpdb3_regression", "regression-test-files", "cash", "OnGame", "Flop")
 
 def test_every_hand_parses_and_reconciles() -> None:
     hands, quarantined = parse_all(FORMAT, claims(FORMAT))
-    assert len(hands) == 69
-    assert sorted({q.reason for q in quarantined}) == [
-        # HHSmithy's InValidHand sample stops in the middle of a summary seat line
-        "line 37: unrecognised line: 'Seat 8: adamsin1 ($136.8'",
-        "unsupported variant: FIVE_CARD_DRAW",
-        "unsupported variant: SEVEN_CARD_STUD",
-        "unsupported variant: SEVEN_CARD_STUD_HI_LO",
-    ]
-    assert len(quarantined) == 22
+    # 69 hold'em and omaha hands, 15 five card draw, 6 seven card stud (hi and hi/lo)
+    assert len(hands) == 90
+    # HHSmithy's InValidHand sample stops in the middle of a summary seat line
+    assert [q.reason for q in quarantined] == ["line 37: unrecognised line: 'Seat 8: adamsin1 ($136.8'"]
     # pots, rake and every closing stack agree with what the actions put in
     assert not_ok(unique(hands)) == {}
     assert all(s.final_stack is not None for h in hands for s in h.seats)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, everleaf, fulltilt, ipoker, merge, pokerstars
+from parsers.formats import bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -345,3 +345,54 @@ def test_everleaf_seven_card_stud_all_reconcile() -> None:
     assert [c for c in first.street_cards if c.player == "EricBlade"][:2] == [
         StreetCards("EricBlade", Street.THIRD, "5dQs", False), StreetCards("EricBlade", Street.THIRD, "7s", True)]
     assert (first.hero, first.small_bet, first.big_bet, first.bb, first.sb) == ("EricBlade", 5, 10, 5, 0)
+
+
+ONGAME = (*FPDB, "OnGame")
+
+
+def test_ongame_stud_and_draw_hands_all_reconcile_and_act_in_the_games_order() -> None:
+    hands, games = _games(ongame.FORMAT)
+    # "(LIMIT FIVE_CARD_DRAW $0.05/$0.10, Real money)", "(LIMIT SEVEN_CARD_STUD $1/$2, ante: $0.10, ...)"
+    assert games == {("draw5", None): 15, ("stud", None): 5, ("stud_hilo", None): 1}
+    # pots, rake and every closing stack ("Seat 6: Player0 ($79), net: +$4.60") agree
+    assert not_ok(hands) == {}
+    assert _acting_order_checked(hands) == (6, 24)
+
+
+def test_ongame_stud_bring_ins_and_a_raise_written_as_the_whole_hands_total() -> None:
+    path = cash(*ONGAME, "Stud", "7-StudHL-USD-0.25-0.50-201008.All.streets.txt")
+    hand = hand_from(ongame.FORMAT, path, "R5-78227816-62")
+    assert (hand.variant, hand.sb, hand.bb, hand.small_bet, hand.big_bet) == ("stud_hilo", 0, 25, 25, 50)
+    # "Hero small bring in $0.12"; "Dealing to boneos56: [-, -, Kd]" two down, one up
+    assert (hand.ante, hand.bring_in) == (5, 12) and kinds(hand, Kind.BRING_IN) == [("Hero", 12, 12)]
+    assert StreetCards("boneos56", Street.THIRD, "????", False) in hand.street_cards
+    assert StreetCards("boneos56", Street.THIRD, "Kd", True) in hand.street_cards
+    # "mylonas77 bets $0.50", "Hero raises $1 to $1.37": $1.37 is Hero's whole hand (0.12 + 0.25 + 1),
+    # the raise adds $1 ("Main pot: $5.14")
+    fifth = [(a.player, a.kind, a.contribution) for a in hand.actions if a.street is Street.FIFTH]
+    assert fifth == [("mylonas77", Kind.BET, 50), ("Hero", Kind.RAISE, 100), ("mylonas77", Kind.CALL, 50)]
+    assert [h.cards for h in hand.hole_cards if h.player == "Hero"] == ["8d8s4d3h8c4c5h"]
+    # "Hero big bring in $1" at $1/$2: the bring-in player completes it himself
+    big = hand_from(ongame.FORMAT, cash(*ONGAME, "Stud", "7-Stud-USD-1.00-2.00-201212.big.bring.txt"),
+                    "R5-292493407-77")
+    assert [(a.player, a.kind, a.raise_to) for a in big.actions if a.street is Street.THIRD][2:4] == [
+        ("Hero", Kind.COMPLETE, 100), ("Player0", Kind.RAISE, 200)]
+
+
+def test_ongame_five_card_draw_with_and_without_its_changed_lines() -> None:
+    path = cash(*ONGAME, "Draw", "5-Carddraw-USD-0.05-0.10-201009.Sample.txt")
+    hand = hand_from(ongame.FORMAT, path, "R5-81962116-232")
+    assert (hand.variant, hand.betting, hand.sb, hand.bb, hand.small_bet, hand.big_bet) == ("draw5", "FL", 2, 5, 5, 10)
+    # "Hero changed 2 cards", "New hand for Hero: [8h, 9h, 6s, Ah, Jh]" (was Tc, 9h, 7c, Ah, Jh)
+    assert [(a.player, a.amount, a.cards) for a in hand.actions if a.kind is Kind.DISCARD] == [
+        ("Hero", 2, "Tc7c"), ("x Diabolo666", 3, None)]
+    assert StreetCards("Hero", Street.DRAW1, "8h6s", False) in hand.street_cards
+    # no "---" between the betting and the draw: "velabianca checks", "velabianca changed 3 cards"
+    joined = hand_from(ongame.FORMAT, path, "R5-81962116-234")
+    assert [a.street for a in joined.actions if a.player == "velabianca"] == [
+        Street.PREDRAW, Street.PREDRAW, Street.DRAW1, Street.DRAW1, Street.DRAW1]
+    # "New hand for Hero: [As, 7c, Jh, Ac, Jd]" with no "Hero changed" line: one card thrown (5h)
+    silent = hand_from(ongame.FORMAT, cash(*ONGAME, "Draw", "5-Carddraw-USD-1-2-201109.Goalwin.Sample.txt"),
+                       "R5-174428515-250")
+    assert [(a.player, a.amount, a.cards) for a in silent.actions if a.kind is Kind.DISCARD] == [
+        ("Player4", 1, None), ("Hero", 1, "5h")]

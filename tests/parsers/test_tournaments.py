@@ -21,6 +21,7 @@ from parsers.formats import (
     fulltilt,
     ipoker,
     merge,
+    ongame,
     partypoker,
     pkr,
     pokerstars,
@@ -380,3 +381,25 @@ def test_pkr_tournaments_in_chips_with_antes_and_bounties() -> None:
     assert [s.player for s in bounty.seats][:2] == ["Player0", "Player1"]
     antes = next(h for h in hands if h.site_hand_no == "2682823569")
     assert kinds(antes, Kind.POST_ANTE) == [("Hero", 10, 10), ("Player0", 10, 10)]
+
+
+# -- OnGame --------------------------------------------------------------------------------------
+def test_ongame_tournaments_in_chips_with_antes_and_an_ante_only_coinflip() -> None:
+    counts, reasons, hands = _per_file(ongame.FORMAT, tour("OnGame"))
+    # '***** History for hand T5-17701176-1 (TOURNAMENT: "Freeroll [€100 offerts]", R-169-510,
+    # buy-in: €0) *****' and "(NO_LIMIT TEXAS_HOLDEM 10/20, TC)": chips at scale 1, every closing stack
+    assert counts == {"NLHE-2max-STT-21-201212.ante.all.in.txt": (1, 0), "R-169-510.txt": (22, 0),
+                      "R-271-14.txt": (18, 0), "R-274-69.txt": (3, 0), "R-279-4.txt": (36, 0)}
+    assert not reasons and not_ok(hands) == {}
+    assert {(h.game_type, h.currency, h.unit_scale) for h in hands} == {("tournament", "CHIPS", 1)}
+    first = next(h for h in hands if h.site_hand_no == "T5-17701176-1")
+    assert (first.tournament_id, first.sb, first.bb) == ("R-169-510", 10, 20)
+    # "shienyos posts small blind (100)", then the big blind short: "lymar680 posts small blind (10) [all in]"
+    short = next(h for h in hands if h.site_hand_no == "T5-17944034-72")
+    blinds = [(a.player, a.kind, a.contribution, a.all_in) for a in short.actions
+              if a.kind in (Kind.POST_SB, Kind.POST_BB)]
+    assert blinds == [("shienyos", Kind.POST_SB, 100, False), ("lymar680", Kind.POST_BB, 10, True)]
+    # the "Coinflip" sit & go: "Hero posts ante 1", "Player0 posts ante 4", "Main pot: 2 won by
+    # Player0 (2)", "Seat 5: Player0 (5)": the 3 chips nobody matched go back
+    coin = next(h for h in hands if h.site_hand_no == "T5-295703542-3")
+    assert kinds(coin, Kind.UNCALLED_RETURN) == [("Player0", 3, -3)] and awards(coin) == [("Player0", 2, 0, 1)]
