@@ -10,6 +10,11 @@ The site never writes uncalled bets: the unmatched part of the top bet of each s
 back, which the pot the site writes at the next street (POT + RAKE = everything put in) and at the
 showdown confirms. Pot amounts are after rake, so no Pot rows are emitted; the site total is
 normalised to POT + RAKE. DATE is a Unix time, so the start time is exact UTC.
+
+Tournaments (``GAMEKIND_TOURNAMENT``) write chips with two decimals ("2310.00") and the event's
+currency in TABLECURRENCY: they are read as whole chips. Five card draw (``GAME_FCD``, issue 12)
+marks the end of the betting before the draw with a HAND_BOARD that deals no card, then one
+CHANGECARD per player (COUNT cards thrown; the five cards held after it, face down for opponents).
 """
 
 from __future__ import annotations
@@ -23,13 +28,13 @@ from typing import ClassVar
 from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import HandBuilder, Money, new_hand
-from parsers.model import Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.model import Hand, Kind, ParseError, Provenance, Quarantined, Seat, Street, StreetCards
 from parsers.reading import Block, iter_blocks, iter_lines
 
 _GAMES = {"GAME_THM": ("holdem", 2), "GAME_OMA": ("omaha", 4), "GAME_OMAHL": ("omaha_hilo", 4),
           # "OMATU" (2009 'Franz' tables): four hole cards, Omaha high winners: plain Omaha
-          "GAME_OMATU": ("omaha", 4)}
-_UNSUPPORTED = {"GAME_FCD": "five card draw"}
+          "GAME_OMATU": ("omaha", 4), "GAME_FCD": ("draw5", 5)}
+_KINDS = {"GAMEKIND_CASH": "cash", "GAMEKIND_TOURNAMENT": "tournament"}
 _LIMITS = {"NL": "NL", "PL": "PL", "FL": "FL"}
 _STREETS = {"BOARD_FLOP": Street.FLOP, "BOARD_TURN": Street.TURN, "BOARD_RIVER": Street.RIVER}
 _SUITS = "dchs"
@@ -97,12 +102,10 @@ class BossMediaFormat(TextHandFormat):
 
 def _parse(root: ET.Element, block: Block, source_file: str) -> Hand:
     game = root.get("GAME", "")
-    if game in _UNSUPPORTED:
-        raise ParseError(f"unsupported variant: {_UNSUPPORTED[game]}")
     if game not in _GAMES:
         raise ParseError(f"unsupported variant: {game}")
-    if root.get("GAMEKIND") != "GAMEKIND_CASH":
-        raise ParseError(f"unsupported variant: {root.get('GAMEKIND')} (only cash games are read)")
+    if root.get("GAMEKIND") not in _KINDS:
+        raise ParseError(f"unsupported game kind: {root.get('GAMEKIND')}")
     limit = root.get("LIMIT", "")
     if limit not in _LIMITS:
         raise ParseError(f"unknown betting structure {limit!r}")
@@ -114,7 +117,12 @@ def _parse(root: ET.Element, block: Block, source_file: str) -> Hand:
     hand.betting = _LIMITS[limit]
     hand.table_name = root.get("TABLE", "")
     real = root.get("GAMETYPE") == "GAMETYPE_REAL"
-    hand.currency = root.get("TABLECURRENCY", "") if real else "PLAY"
+    hand.game_type = _KINDS[root.get("GAMEKIND", "")]
+    if hand.game_type == "tournament":
+        hand.currency, hand.unit_scale = "CHIPS", 1
+        hand.tournament_id = root.get("TABLETOURNEYID") or None
+    else:
+        hand.currency = root.get("TABLECURRENCY", "") if real else "PLAY"
     if not hand.currency:
         raise ParseError("no TABLECURRENCY on a real-money hand")
     money = Money(hand.unit_scale)
@@ -148,6 +156,9 @@ def _parse(root: ET.Element, block: Block, source_file: str) -> Hand:
         return name
 
     b = HandBuilder(hand)
+    draw = hand.variant == "draw5"
+    if draw:
+        b.new_street(Street.PREDRAW)
     live_bb = big if hand.betting != "FL" else small
     table = _State(b, stacks)
     showdown: ET.Element | None = None
@@ -164,7 +175,18 @@ def _parse(root: ET.Element, block: Block, source_file: str) -> Hand:
                     raise ParseError(f"{len(dealt) // 2} hole cards dealt in {game}")
                 if "??" not in dealt:
                     hand.hero = who(el)
-                    b.hole(hand.hero, dealt, Provenance.DEALT)
+                    if not draw:
+                        b.hole(hand.hero, dealt, Provenance.DEALT)
+                if draw:
+                    table.held[who(el)] = dealt
+                    hand.street_cards.append(StreetCards(who(el), Street.PREDRAW, dealt, False))
+            elif kind == "HAND_BOARD" and draw:
+                if b.street is not Street.PREDRAW:
+                    raise ParseError("a second draw in five card draw")
+                table.end_street()
+                b.new_street(Street.DRAW1)
+            elif kind == "CHANGECARD" and draw:
+                table.change(who(el), el)
             elif kind == "HAND_BOARD":
                 street = _STREETS.get(el.get("VALUE", ""))
                 if street is None:
@@ -186,7 +208,11 @@ def _parse(root: ET.Element, block: Block, source_file: str) -> Hand:
         hand.button_seat = _button_from_deal(root, hand)
     table.end_street()
     _showdown(showdown, b, table, money, who)
+    if draw and hand.hero in table.held:
+        b.hole(hand.hero, table.held[hand.hero], Provenance.DEALT)
     if hand.betting == "FL":
+        if draw:
+            hand.small_bet, hand.big_bet = small, big
         fixed_limit_blinds(hand, small)
     else:  # the blinds as posted (HHSmithy's HeroName hand posts 2.50/5.00 at a "2.00/4.00" table)
         hand.sb = _first_post(hand, Kind.POST_SB, small)
@@ -218,13 +244,31 @@ def _first_post(hand: Hand, kind: Kind, default: int) -> int:
 class _State:
     """What each player still has behind and who is still in, for all-ins and the returns."""
 
-    __slots__ = ("b", "behind", "folded", "sb_posted")
+    __slots__ = ("b", "behind", "folded", "held", "sb_posted")
 
     def __init__(self, b: HandBuilder, stacks: dict[str, int]) -> None:
         self.b = b
         self.behind = dict(stacks)
         self.folded: set[str] = set()
         self.sb_posted = False
+        self.held: dict[str, str] = {}  # five card draw: the cards each player holds, "??" unseen
+
+    def change(self, player: str, el: ET.Element) -> None:
+        """A CHANGECARD: COUNT cards thrown; for the hero, which ones and the ones drawn."""
+        count = el.get("COUNT", "")
+        if not count.isdigit():
+            raise ParseError(f"CHANGECARD by {player} without a COUNT")
+        old, new = self.held.get(player, ""), _cards(el)
+        olds, news = [old[i:i + 2] for i in range(0, len(old), 2)], [new[i:i + 2] for i in range(0, len(new), 2)]
+        known = "??" not in new and "??" not in old
+        thrown = "".join(c for c in olds if c not in news) if known else None
+        got = "".join(c for c in news if c not in olds) if known else "??" * int(count)
+        if known and len(got) != 2 * int(count):
+            raise ParseError(f"{player} changes {count} cards but {len(got) // 2} differ")
+        self.b.draw(player, int(count), thrown or None)
+        self.held[player] = new
+        if int(count):
+            self.b.hand.street_cards.append(StreetCards(player, Street.DRAW1, got, False))
 
     def post(self, player: str, kind: Kind, amount: int) -> None:
         self.behind[player] -= amount

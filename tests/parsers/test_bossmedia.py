@@ -35,9 +35,10 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
     files = claims(FORMAT)
     assert len(files) == 39
     hands, quarantined = parse_all(FORMAT, files)
-    assert len(hands) == 49  # 40 distinct: HHSmithy copies hands into several sample files
-    # fpdb's Draw folder: 14 hands of 5CD-FL...Opoker.sample.xml and one of 5CD-PL...201307.txt
-    assert [q.reason for q in quarantined] == ["unsupported variant: five card draw"] * 15
+    # 40 distinct hold'em and omaha hands (HHSmithy copies hands into several sample files) and fpdb's
+    # Draw folder: 14 five card draw hands of 5CD-FL...Opoker.sample.xml and one of 5CD-PL...201307.txt
+    assert len(hands) == 64 and quarantined == []
+    assert sum(h.variant == "draw5" for h in hands) == 15
     assert not_ok(unique(hands)) == {}
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars
+from parsers.formats import bossmedia, bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -396,3 +396,19 @@ def test_ongame_five_card_draw_with_and_without_its_changed_lines() -> None:
                        "R5-174428515-250")
     assert [(a.player, a.amount, a.cards) for a in silent.actions if a.kind is Kind.DISCARD] == [
         ("Player4", 1, None), ("Hero", 1, "5h")]
+
+
+def test_bossmedia_five_card_draw_discards_and_the_cards_drawn() -> None:
+    hands, games = _games(bossmedia.FORMAT)
+    assert games == {("draw5", None): 15} and not_ok(hands) == {}
+    hand = hand_from(bossmedia.FORMAT, cash(*FPDB, "Boss", "Draw", "5CD-PL-EUR-0.50-1.00-201307.txt"), "3042344309")
+    assert (hand.variant, hand.betting, hand.sb, hand.bb) == ("draw5", "PL", 50, 100)
+    # the HAND_BOARD with no card ends the betting before the draw (POT="4.00"); then
+    # '<ACTION TYPE="CHANGECARD" PLAYER="Hero" COUNT="3">' holding 26 45 25 12 50 (was 26 32 9 42 50)
+    assert sum(a.contribution for a in hand.actions if a.street is Street.PREDRAW) == 400
+    assert [(a.player, a.kind, a.amount, a.cards) for a in hand.actions if a.street is Street.DRAW1][:2] == [
+        ("Player0", Kind.DISCARD, 2, None), ("Hero", Kind.DISCARD, 3, "7hTd4s")]
+    assert StreetCards("Hero", Street.DRAW1, "7sKcKd", False) in hand.street_cards
+    assert [h.cards for h in hand.hole_cards if h.player == "Hero"] == ["Ah7sKcKdQs"]
+    # SHOWDOWN POT="7.60" RAKE="0.40": Hero wins 7.60
+    assert (hand.site_total_pot, hand.site_rake) == (800, 40) and awards(hand) == [("Hero", 760, 0, 1)]

@@ -16,6 +16,7 @@ import pytest
 
 from parsers.base import HandFormat
 from parsers.formats import (
+    bossmedia,
     bovada,
     everleaf,
     fulltilt,
@@ -403,3 +404,16 @@ def test_ongame_tournaments_in_chips_with_antes_and_an_ante_only_coinflip() -> N
     # Player0 (2)", "Seat 5: Player0 (5)": the 3 chips nobody matched go back
     coin = next(h for h in hands if h.site_hand_no == "T5-295703542-3")
     assert kinds(coin, Kind.UNCALLED_RETURN) == [("Player0", 3, -3)] and awards(coin) == [("Player0", 2, 0, 1)]
+
+
+# -- Boss Media ----------------------------------------------------------------------------------
+def test_bossmedia_tournaments_in_whole_chips() -> None:
+    counts, reasons, hands = _per_file(bossmedia.FORMAT, tour("Boss"))
+    # GAMEKIND="GAMEKIND_TOURNAMENT" TABLECURRENCY="CAD" STAKES="100.00/200.00": chips with two decimals
+    assert counts == {"NLHE-CAD-MTT-201101.multi.pot.no.show.txt": (1, 0), "NLHE-CAD-MTT-201708.CAD.buyin.txt": (1, 0),
+                      "NLHE-SEK-25-STT-201205.sitting-out.dealt.in.txt": (1, 0)}
+    assert not reasons and not_ok(hands) == {}
+    assert {(h.game_type, h.currency, h.unit_scale) for h in hands} == {("tournament", "CHIPS", 1)}
+    multi = next(h for h in hands if h.site_hand_no == "5850839")
+    # '<PLAYER NAME="Player16" SEAT="1" AMOUNT="2310.00">', '<SHOWDOWN ... POT="2123.00" RAKE="0.00">'
+    assert (multi.sb, multi.bb, multi.seats[0].stack, multi.site_total_pot) == (100, 200, 2310, 2123)
