@@ -5,6 +5,18 @@ Why one module with two grammars: the same site wrote "Game started at: ..." blo
 "Bets: X Collects: Y" summary) and "Hand #N - Holdem(No Limit) - $a/$b - ... UTC" since
 (PokerStars-like, "raises X to Y", run it twice as numbered streets and pots, "Total pot" after
 rake and jackpot fee). Both are normalised to the canonical model here.
+
+Seven card stud (issue 12): the old dialect deals every card as "Player P received card: [Qc]" (an
+opponent's down card "received a card.") and names its betting rounds one street early: the
+rounds after "*** Third street ***" .. "*** Sixth street ***" are fourth to seventh street (the
+first round, on the first three cards, has no header). "bring in (0.40)" is the bring-in and a
+third street bet or raise over it completes it. The new dialect ("7Stud(Fixed Limit)") writes
+"*** 3rd STREET ***" .. "*** 7th STREET ***" and "Dealt to P [As 2s Qs] [3c]" (the last group new).
+
+Old-dialect sit & go tables are named by buy-in and table ("$5 Regular 9-Max, Table 1") and played in
+chips. New-dialect tournaments open "Game Hand #N - [$5,000 GTD ]Tournament #T - Holdem(No Limit) - Level 10
+(3000.00/6000.00)- 2022/07/11 01:11:44 UTC" and write chips with two decimals ("Seat 1: P (323265.00)"):
+read as whole chips.
 """
 
 from __future__ import annotations
@@ -15,26 +27,36 @@ from typing import ClassVar
 from parsers.base import TextHandFormat
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import UTC, HandBuilder, Money, cards, new_hand, stars_decision, to_utc
-from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.model import STUD_STREETS, Hand, Kind, ParseError, Provenance, Seat, Street, StreetCards
 from parsers.reading import Block
 
 OLD_START = "Game started at: "
 NEW_START = "Hand #"
+TOUR_START = "Game Hand #"
 
 # -- "Game started at" dialect ------------------------------------------------------------
-_OLD_ID = re.compile(r"^Game ID: (?P<no>\d+) (?P<sb>[\d.]+)/(?P<bb>[\d.]+) (?P<table>.*) \((?P<game>[^()]*)\)$")
+_OLD_ID = re.compile(
+    r"^Game ID: (?P<no>\d+) (?P<sb>[\d.]+)/(?P<bb>[\d.]+) (?P<table>.*) \((?P<game>[^()]*)\)(?: (?P<max>\d+)-max)?$")
+#: an old-dialect tournament table: its buy-in, its name, then the table number
+_OLD_TOUR_TABLE = re.compile(r"^[$€][\d.]+ .+, Table \d+$")
 _OLD_BUTTON = re.compile(r"^Seat (?P<seat>\d+) is the button")
 _OLD_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<cash>[\d.,]+)\)\.?(?P<out> is sitting out)?$")
 _OLD_AMOUNT = re.compile(r"\((?P<amt>[\d.,]+)\)")
 _OLD_RESULT = re.compile(r"Bets: (?P<bets>\d[\d,]*(?:\.\d+)?)\.? Collects: (?P<collects>\d[\d,]*(?:\.\d+)?)")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _OLD_GAMES = {"Hold'em": "holdem", "Omaha": "omaha", "Omaha HiLow": "omaha_hilo"}
+_OLD_STUD = {"Seven Cards Stud": "stud", "Seven Cards Stud HiLow": "stud_hilo"}
+_OLD_STUD_ROUNDS = ("*** Third street", "*** Fourth street", "*** Fifth street", "*** Sixth street")
 _OLD_STREETS = {"*** FLOP": Street.FLOP, "*** TURN": Street.TURN, "*** RIVER": Street.RIVER}
 
 # -- "Hand #" dialect ---------------------------------------------------------------------
 _NEW_HEADER = re.compile(
     r"^Hand #(?P<no>\d+) - (?P<game>[^(]+)\((?P<limit>[^)]+)\) - (?P<stakes>\S+) - "
     r"(?P<when>\d{4}/\d\d/\d\d \d\d?:\d\d:\d\d)(?: (?P<zone>\w+))?"
+)
+_TOUR_HEADER = re.compile(
+    r"^Game Hand #(?P<no>\d+) - (?:.*?)Tournament #(?P<tid>\d+) - (?P<game>[^(]+)\((?P<limit>[^)]+)\) - "
+    r"Level (?P<level>\w+) \((?P<stakes>[^)]+)\)- (?P<when>\d{4}/\d\d/\d\d \d\d?:\d\d:\d\d)(?: (?P<zone>\w+))?"
 )
 _NEW_TABLE = re.compile(r"^(?P<table>.+?) (?P<max>\d+)-max(?: Seat #(?P<button>\d+) is the button)?")
 _NEW_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<cash>\$?[\d.,]+)\)(?P<out> is sitting out)?$")
@@ -46,7 +68,10 @@ _UNCALLED = re.compile(r"^Uncalled bet \((?P<amt>[^)]+)\) returned to ?(?P<name>
 _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _SHOWED = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\([^)]*\) )*(?:showed|mucked) \[(?P<cards>[^\]]*)\]")
 _SUMMARY_WON = re.compile(r"^Seat \d+: (?P<name>.+?) (?:\([^)]*\) )*(?:did not show and )?won (?P<amt>\$?[\d.,]+)")
-_NEW_GAMES = {"Holdem": "holdem", "Omaha": "omaha", "Omaha H/L": "omaha_hilo", "Six Plus Holdem": "shortdeck"}
+_NEW_GAMES = {"Holdem": "holdem", "Omaha": "omaha", "Omaha H/L": "omaha_hilo", "Six Plus Holdem": "shortdeck",
+              "7Stud": "stud"}
+_NEW_STUD_STREETS = {"3rd": Street.THIRD, "4th": Street.FOURTH, "5th": Street.FIFTH, "6th": Street.SIXTH,
+                     "7th": Street.SEVENTH}
 _NEW_LIMITS = {"No Limit": "NL", "Pot Limit": "PL", "Fixed Limit": "FL"}
 _NEW_STREETS = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
 
@@ -60,13 +85,18 @@ class WinningFormat(TextHandFormat):
         first = head.lstrip("\ufeff\r\n ")
         if first.startswith(OLD_START):
             return "\nGame ID: " in first[:200]
-        return first.startswith(NEW_START) and _NEW_HEADER.match(first.split("\n", 1)[0]) is not None
+        head_line = first.split("\n", 1)[0]
+        return (first.startswith(NEW_START) and _NEW_HEADER.match(head_line) is not None) or (
+            first.startswith(TOUR_START) and _TOUR_HEADER.match(head_line) is not None)
 
     def is_start(self, line: str) -> bool:
-        return line.startswith(OLD_START) or (line.startswith(NEW_START) and " - " in line)
+        return line.startswith(OLD_START) or (line.startswith((NEW_START, TOUR_START)) and " - " in line)
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
         lines = [line for line in block.lines if line.strip()]
+        if lines[-1].rstrip().endswith("\ufffd") and not any(ln.startswith("Game ended at") for ln in lines):
+            # a UTF-16 export cut inside its last character: the hand stops mid-line
+            raise ParseError(f"truncated hand: the file ends inside line {len(lines)} ({lines[-1][:40]!r})")
         if lines[0].startswith(OLD_START):
             return _parse_old(lines, block, source_file)
         return _parse_new(lines, block, source_file)
@@ -85,6 +115,8 @@ def _parse_old(lines: list[str], block: Block, source_file: str) -> Hand:
     if m is None:
         raise ParseError("missing Game ID line", 2)
     game = m["game"].strip()
+    if game in _OLD_STUD:
+        return _parse_old_stud(lines, block, source_file, m)
     if game not in _OLD_GAMES:
         raise ParseError(f"unsupported variant: {game}", 2)
     hand = new_hand(
@@ -95,9 +127,11 @@ def _parse_old(lines: list[str], block: Block, source_file: str) -> Hand:
     table = m["table"].strip()
     hand.table_name = table
     hand.currency = "PLAY" if " PM " in f" {table} " else "USD"
+    if _OLD_TOUR_TABLE.match(table):  # "$5 Regular 9-Max, Table 1": a sit & go, played in chips
+        hand.game_type, hand.currency, hand.unit_scale = "tournament", "CHIPS", 1
     # the old dialect writes no time zone: unknown, so None rather than a guess
     hand.started_at = None
-    money = Money(100)
+    money = Money(hand.unit_scale)
     hand.sb, hand.bb = money(m["sb"]), money(m["bb"])
     # the old dialect writes no betting structure: Omaha is pot limit unless its own bets say
     # otherwise (``_no_limit_from_bets``), Hold'em no limit; limit tables are told by their blinds
@@ -146,6 +180,100 @@ def _parse_old(lines: list[str], block: Block, source_file: str) -> Hand:
         hand.hero = who
         b.hole(who, card_text, Provenance.DEALT)
     return b.finish()
+
+
+def _parse_old_stud(lines: list[str], block: Block, source_file: str, m: re.Match[str]) -> Hand:
+    """An old-dialect seven card stud hand: the header's stakes are the small and big bet."""
+    hand = new_hand(site="winning", hand_no=m["no"], fmt="winning", source_file=source_file,
+                    offset=block.offset, length=block.length)
+    hand.variant, hand.betting, hand.table_name = _OLD_STUD[m["game"].strip()], "FL", m["table"].strip()
+    hand.currency = "PLAY" if " PM " in f" {hand.table_name} " else "USD"
+    money = Money(100)
+    hand.small_bet, hand.big_bet = money(m["sb"]), money(m["bb"])
+    hand.sb, hand.bb = 0, hand.small_bet
+    b = HandBuilder(hand)
+    b.new_street(Street.THIRD)
+    i = 2
+    while i < len(lines) and (s := _OLD_SEAT.match(lines[i])) is not None:
+        hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"]), s["out"] is not None))
+        i += 1
+    if not hand.seats:
+        raise ParseError("no seats", i + 1)
+    by_length = sorted((seat.player for seat in hand.seats), key=len, reverse=True)
+    deal = _StudDeal(hand)
+    in_summary = ended = completed = False
+    for n in range(i, len(lines)):
+        line = lines[n]
+        try:
+            if line.startswith("Game ended at"):
+                ended = True
+            elif line.startswith("------ Summary"):
+                in_summary = True
+            elif in_summary:
+                _old_summary(line, hand, b, money, by_length)
+            elif line.startswith(_OLD_STUD_ROUNDS):
+                b.new_street(STUD_STREETS[_OLD_STUD_ROUNDS.index(line[: line.index(" street") + 7]) + 1])
+            elif line.startswith("Uncalled bet ("):
+                u = _UNCALLED.match(line)
+                if u is None:
+                    raise ParseError(f"bad uncalled line {line!r}")
+                b.uncalled(u["name"], money(u["amt"]))
+            elif line.startswith("Player "):
+                player, rest = _player(line[7:], by_length)
+                if rest.startswith("received card: ") or rest.startswith("received a card"):
+                    deal.card(player, b.street, cards(rest[15:]) if rest[9] == "c" else "??")
+                elif rest.startswith("bring in ("):
+                    amount = money(_OLD_AMOUNT.search(rest)["amt"])  # type: ignore[index]
+                    hand.bring_in = hand.bring_in or amount
+                    b.post(player, Kind.BRING_IN, amount)
+                elif not completed and b.street is Street.THIRD and rest.startswith(("bets (", "raises (")):
+                    added = money(_OLD_AMOUNT.search(rest)["amt"])  # type: ignore[index]
+                    b.complete(player, b.committed(player) + added, added)
+                    completed = True
+                else:
+                    _old_action(line[7:], b, money, by_length, dealt={}, hand=hand)
+            else:
+                raise ParseError(f"unrecognised line {line!r}")
+        except ParseError as exc:
+            raise ParseError(exc.reason, n + 1) from None
+    if not ended:
+        raise ParseError("truncated hand: no 'Game ended at' line")
+    deal.finish(b)
+    return b.finish()
+
+
+class _StudDeal:
+    """Stud cards as dealt one at a time: the first two and the seventh down, the rest up.
+
+    Why: the rows a street's cards make (down cards together, the up-card on its own) and the
+    hero (the one player whose down cards are written) need the whole hand's deal.
+    """
+
+    __slots__ = ("hand", "held", "rows")
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.held: dict[str, list[str]] = {}
+        self.rows: list[tuple[str, Street, bool, str]] = []
+
+    def card(self, player: str, street: Street, card: str) -> None:
+        mine = self.held.setdefault(player, [])
+        up = 2 <= len(mine) <= 5
+        if len(mine) >= 7 or (street is Street.THIRD) != (len(mine) < 3):
+            raise ParseError(f"card {len(mine) + 1} of {player} dealt on {street.value} street")
+        mine.append(card)
+        if card != "??" and not up:
+            self.hand.hero = player
+        if self.rows and self.rows[-1][:3] == (player, street, up):
+            self.rows[-1] = (player, street, up, self.rows[-1][3] + card)
+        else:
+            self.rows.append((player, street, up, card))
+
+    def finish(self, b: HandBuilder) -> None:
+        self.hand.street_cards.extend(StreetCards(p, street, text, up) for p, street, up, text in self.rows)
+        hero = self.hand.hero
+        if hero is not None:
+            b.hole(hero, "".join(self.held[hero]), Provenance.DEALT)
 
 
 def _fixed_limit_from_blinds(hand: Hand) -> None:
@@ -275,7 +403,8 @@ def _old_summary(line: str, hand: Hand, b: HandBuilder, money: Money, by_length:
 
 # ======================================================================================
 def _parse_new(lines: list[str], block: Block, source_file: str) -> Hand:
-    m = _NEW_HEADER.match(lines[0])
+    tour = lines[0].startswith(TOUR_START)
+    m = (_TOUR_HEADER if tour else _NEW_HEADER).match(lines[0])
     if m is None:
         raise ParseError("unrecognised header", 1)
     game = m["game"].strip()
@@ -288,11 +417,19 @@ def _parse_new(lines: list[str], block: Block, source_file: str) -> Hand:
     hand.variant = _NEW_GAMES[game]
     hand.betting = _NEW_LIMITS.get(m["limit"], "NL")
     stakes = m["stakes"]
-    hand.currency = "USD" if "$" in stakes else "PLAY"
-    money = Money(100)
+    if tour:
+        hand.game_type, hand.tournament_id, hand.tournament_level = "tournament", m["tid"], m["level"]
+        hand.currency, hand.unit_scale = "CHIPS", 1
+    else:
+        hand.currency = "USD" if "$" in stakes else "PLAY"
+    money = Money(hand.unit_scale)
     sb, _, bb = stakes.partition("/")
     hand.sb, hand.bb = money(sb), money(bb)
-    if hand.betting == "FL":  # "$20.00/$40.00" are the bet sizes: the big blind is the small bet
+    stud = hand.variant == "stud"
+    if stud:  # the bet sizes; stud posts no blinds
+        hand.small_bet, hand.big_bet, hand.sb = hand.sb, hand.bb, 0
+        hand.bb = hand.small_bet
+    elif hand.betting == "FL":  # "$20.00/$40.00" are the bet sizes: the big blind is the small bet
         hand.bb = hand.sb
     if m["zone"] == "UTC":
         hand.started_at = to_utc(m["when"], "%Y/%m/%d %H:%M:%S", UTC)
@@ -315,6 +452,8 @@ def _parse_new(lines: list[str], block: Block, source_file: str) -> Hand:
     by_length = sorted((seat.player for seat in hand.seats), key=len, reverse=True)
     run = 1
     in_summary = False
+    if stud:
+        return _new_stud(lines, i, b, money, by_length)
     for n in range(i, len(lines)):
         line = lines[n]
         try:
@@ -355,6 +494,76 @@ def _parse_new(lines: list[str], block: Block, source_file: str) -> Hand:
     if hand.betting == "FL":
         fixed_limit_blinds(hand, hand.bb)
     return b.finish()
+
+
+def _new_stud(lines: list[str], start: int, b: HandBuilder, money: Money, by_length: list[str]) -> Hand:
+    """A new-dialect seven card stud hand, from the line after the seats."""
+    hand = b.hand
+    b.new_street(Street.THIRD)
+    completed = in_summary = False
+    for n in range(start, len(lines)):
+        line = lines[n]
+        try:
+            if in_summary:
+                _new_summary(line, hand, b, money)
+            elif line.startswith("*** SUMMARY"):
+                in_summary = True
+            elif line.startswith("*** "):
+                street = _NEW_STUD_STREETS.get(line[4:].split(" ", 1)[0])
+                if street is None:
+                    raise ParseError(f"unknown section {line!r}")
+                b.new_street(street)
+            elif line.startswith(("Main pot", "Side pot")):
+                continue
+            elif line.startswith("Dealt to "):
+                who, tail = _player(line[9:], by_length)
+                _stud_dealt(hand, b.street, who, [cards(g) for g in _BRACKETS.findall(tail)])
+            elif line.startswith("Uncalled bet ("):
+                u = _UNCALLED.match(line)
+                if u is None:
+                    raise ParseError(f"bad uncalled line {line!r}")
+                b.uncalled(u["name"], money(u["amt"]))
+            else:
+                player, rest = _player(line, by_length)
+                if rest.startswith("brings in "):
+                    amount = money(_tail(rest[10:])["amt"])
+                    hand.bring_in = hand.bring_in or amount
+                    b.post(player, Kind.BRING_IN, amount)
+                    continue
+                _new_action(player, rest, b, money, hand=hand, run=1)
+                last = hand.actions[-1]
+                if not completed and b.street is Street.THIRD and last.kind in (Kind.BET, Kind.RAISE):
+                    hand.actions[-1] = last._replace(kind=Kind.COMPLETE)  # the bring-in completed
+                    completed = True
+        except ParseError as exc:
+            raise ParseError(exc.reason, n + 1) from None
+    if not in_summary:
+        raise ParseError("truncated hand: no *** SUMMARY *** section")
+    if not hand.awards:
+        for line in lines[lines.index("*** SUMMARY ***") :]:
+            if (w := _SUMMARY_WON.match(line)) is not None:
+                b.award(w["name"], money(w["amt"]))
+    if hand.hero is not None:
+        held = "".join(c.cards for c in hand.street_cards if c.player == hand.hero)
+        b.hole(hand.hero, held, Provenance.DEALT)
+    return b.finish()
+
+
+def _stud_dealt(hand: Hand, street: Street, who: str, groups: list[str]) -> None:
+    """'Dealt to P [As 2s Qs] [3c]': the last group is new; three cards on third street are the
+    hero's (two down, one up) and the seventh street card is down."""
+    if not groups:
+        raise ParseError(f"no cards dealt to {who}")
+    new = groups[-1]
+    rows = hand.street_cards
+    if street is Street.THIRD and len(new) == 6:
+        hand.hero = who
+        rows.append(StreetCards(who, street, new[:4], False))
+        rows.append(StreetCards(who, street, new[4:], True))
+    else:
+        if street is Street.SEVENTH:
+            hand.hero = who
+        rows.append(StreetCards(who, street, new, street is not Street.SEVENTH))
 
 
 def _new_street(line: str, b: HandBuilder, run: int) -> int:

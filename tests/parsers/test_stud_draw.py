@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import bossmedia, bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars
+from parsers.formats import bossmedia, bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars, winning
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -412,3 +412,38 @@ def test_bossmedia_five_card_draw_discards_and_the_cards_drawn() -> None:
     assert [h.cards for h in hand.hole_cards if h.player == "Hero"] == ["Ah7sKcKdQs"]
     # SHOWDOWN POT="7.60" RAKE="0.40": Hero wins 7.60
     assert (hand.site_total_pot, hand.site_rake) == (800, 40) and awards(hand) == [("Hero", 760, 0, 1)]
+
+
+WINNING = (*FPDB, "Winning")
+
+
+def test_winning_stud_in_both_dialects_reconciles_and_acts_in_the_games_order() -> None:
+    hands, games = _games(winning.FORMAT)
+    # "(Seven Cards Stud)" / "(Seven Cards Stud HiLow)" (2016, UTF-16) and "7Stud(Fixed Limit)" (2019)
+    assert games == {("stud", None): 5, ("stud_hilo", None): 1}
+    assert not_ok(hands) == {} and _acting_order_checked(hands) == (6, 17)
+
+
+def test_winning_old_dialect_stud_names_its_rounds_one_street_early() -> None:
+    path = cash(*WINNING, "7-Stud-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+    hand = hand_from(winning.FORMAT, path, "693978063")
+    assert (hand.variant, hand.sb, hand.bb, hand.small_bet, hand.big_bet) == ("stud", 0, 100, 100, 200)
+    # "Player Nee bring in (0.40)" on the first three cards, no header; "*** Fourth street ***" is fifth
+    # street: "ChazDazzle bets (2)" (the big bet), "Nee raises (4)" (chips added), "calls (2)"
+    assert (hand.ante, hand.bring_in) == (15, 40)
+    fifth = [(a.player, a.kind, a.contribution) for a in hand.actions if a.street is Street.FIFTH]
+    assert fifth == [("ChazDazzle", Kind.BET, 200), ("Nee", Kind.RAISE, 400), ("ChazDazzle", Kind.CALL, 200)]
+    # "Player Nee received a card." twice, then "received card: [3c]" (up); the river down
+    assert [c for c in hand.street_cards if c.player == "Nee"][:2] == [
+        StreetCards("Nee", Street.THIRD, "????", False), StreetCards("Nee", Street.THIRD, "3c", True)]
+    assert StreetCards("Nee", Street.SEVENTH, "??", False) in hand.street_cards
+    assert hand.hero == "ChazDazzle" and [h.cards for h in hand.hole_cards] == ["QcTs7d9c6cQd7h"]
+    # "Pot: 8.95. Rake 0.11. JP fee 0.04" after rake and fee; "Collects: 8.95"
+    assert (hand.site_total_pot, hand.site_rake, hand.site_fees) == (910, 11, 4)
+    new = hand_from(winning.FORMAT, cash(*WINNING, "7Stud-8max-USD-0.04-0.08-201907.CASHID-TN-Gorham GAMETYPE.txt"),
+                    "85198832")
+    # "Player1 brings in $0.02", "Hero raises $0.04 to $0.04": the completion
+    assert [(a.player, a.kind, a.contribution) for a in new.actions if a.kind in (Kind.BRING_IN, Kind.COMPLETE)] == [
+        ("Player1", Kind.BRING_IN, 2), ("Hero", Kind.COMPLETE, 4)]
+    # "Dealt to Hero [As 2s Qs 3c 8c 5d] [Jc]" on 7th street: down
+    assert StreetCards("Hero", Street.SEVENTH, "Jc", False) in new.street_cards

@@ -28,6 +28,7 @@ from parsers.formats import (
     pokerstars,
     pokertracker,
     winamax,
+    winning,
 )
 from parsers.model import Hand, Kind
 from tests.conftest import SHARED
@@ -417,3 +418,20 @@ def test_bossmedia_tournaments_in_whole_chips() -> None:
     multi = next(h for h in hands if h.site_hand_no == "5850839")
     # '<PLAYER NAME="Player16" SEAT="1" AMOUNT="2310.00">', '<SHOWDOWN ... POT="2123.00" RAKE="0.00">'
     assert (multi.sb, multi.bb, multi.seats[0].stack, multi.site_total_pot) == (100, 200, 2310, 2123)
+
+
+# -- Winning -------------------------------------------------------------------------------------
+def test_winning_tournaments_in_both_dialects() -> None:
+    counts, reasons, hands = _per_file(winning.FORMAT, tour("Winning"))
+    assert sum(h for h, _ in counts.values()) == 57 and not reasons and not_ok(hands) == {}
+    assert {(h.game_type, h.currency, h.unit_scale) for h in hands} - {("cash", "USD", 100)} == {
+        ("tournament", "CHIPS", 1)}
+    # "Game Hand #1296393662 - $5,000 GTD Tournament #27099516 - Holdem(No Limit) - Level 10
+    # (3000.00/6000.00)- 2022/07/11 01:11:44 UTC", "Seat 5: Hero (112303.00)", "posts ante 900.00"
+    gtd = next(h for h in hands if h.site_hand_no == "1296393662")
+    assert (gtd.tournament_id, gtd.tournament_level, gtd.sb, gtd.bb, gtd.ante) == ("27099516", "10", 3000, 6000, 900)
+    assert gtd.seats[4].stack == 112303 and gtd.site_total_pot == 46200
+    # the 2016 sit & go tables: "Game ID: 695300472 10/20 $5 Regular 9-Max, Table 1 (Hold'em)", chips
+    sng = [h for h in hands if h.table_name == "$5 Regular 9-Max, Table 1"]
+    assert sng and {(h.game_type, h.currency) for h in sng} == {("tournament", "CHIPS")}
+    assert next(h for h in sng if h.site_hand_no == "695300472").seats[0].stack == 1500
