@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import bossmedia, bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars, winning
+from parsers.formats import bossmedia, bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars, winamax, winning
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
@@ -447,3 +447,45 @@ def test_winning_old_dialect_stud_names_its_rounds_one_street_early() -> None:
         ("Player1", Kind.BRING_IN, 2), ("Hero", Kind.COMPLETE, 4)]
     # "Dealt to Hero [As 2s Qs 3c 8c 5d] [Jc]" on 7th street: down
     assert StreetCards("Hero", Street.SEVENTH, "Jc", False) in new.street_cards
+
+
+WINAMAX = (*FPDB, "Winamax")
+
+
+def test_winamax_stud_razz_and_triple_draw_reconcile_and_act_in_the_games_order() -> None:
+    hands, games = _games(winamax.FORMAT)
+    # the 8-Game table 'Pampelune' and two play-money exports ("7stud", "Lowball27")
+    assert games == {("stud", None): 3, ("stud_hilo", None): 1, ("razz", None): 1, ("draw27_triple", None): 2}
+    assert not_ok(hands) == {} and _acting_order_checked(hands) == (3, 11)
+
+
+def test_winamax_stud_stakes_completion_and_the_negative_raise() -> None:
+    path = cash(*WINAMAX, "Stud", "7-Stud-6max-EUR-25-50-201611._8games_.negative.bet.txt")
+    hand = hand_from(winamax.FORMAT, path, "9250793-1578-1479092164")
+    # "7-Card Stud fixed limit (5€/25€/50€)": ante, small bet, big bet
+    assert (hand.ante, hand.sb, hand.bb, hand.small_bet, hand.big_bet) == (500, 0, 2500, 2500, 5000)
+    # "Player0 brings in 10€", "Player1 raises 25€ to 25€" (the completion), then Player0 (33.90€) all in
+    # written "raises -6.10€ to 18.90€": 18.90 added to his 10, and "Player1 calls 3.90€" matches 28.90
+    third = [(a.player, a.kind, a.contribution, a.all_in) for a in hand.actions
+             if a.street is Street.THIRD and a.kind is not Kind.POST_ANTE]
+    assert third == [("Player0", Kind.BRING_IN, 1000, False), ("Player1", Kind.COMPLETE, 2500, False),
+                     ("Hero", Kind.FOLD, 0, False), ("Player0", Kind.RAISE, 1890, True),
+                     ("Player1", Kind.CALL, 390, False)]
+    # "Total pot 70.30€ | Rake 2.50€"; "Dealt to Player0 [X X 8h 5c Js Ad] [X]": the river down
+    assert (hand.site_total_pot, hand.site_rake) == (7280, 250)
+    assert StreetCards("Player0", Street.SEVENTH, "??", False) in hand.street_cards
+
+
+def test_winamax_triple_draw_rounds_and_stands() -> None:
+    path = cash(*WINAMAX, "Draw", "Triple Draw 2-7-FL-6max-EUR-25-50-201611._8games_.txt")
+    hand = hand_from(winamax.FORMAT, path, "9250793-388-1478989461")
+    assert (hand.variant, hand.sb, hand.bb, hand.small_bet, hand.big_bet) == ("draw27_triple", 1250, 2500, 2500, 5000)
+    # "*** FIRST-DRAW ***" then "*** SECOND-BET ***": the betting after the first draw
+    assert [(a.street, a.kind, a.cards) for a in hand.actions if a.player == "Hero" and a.street is Street.DRAW1] == [
+        (Street.DRAW1, Kind.STAND_PAT, "2hTd8c7c8s"), (Street.DRAW1, Kind.CHECK, None), (Street.DRAW1, Kind.CALL, None)]
+    assert {a.street for a in hand.actions} == {Street.PREDRAW, Street.DRAW1, Street.DRAW2, Street.DRAW3}
+    exported = cash(*WINAMAX, "Draw", "Triple Draw 2-7-FL-6max-play-0.50-1.00-201610.export.txt")
+    export = hand_from(winamax.FORMAT, exported, "9160772-2-1476189756")
+    # "Player4 discard 4 cards", "Player2 discard 0 card" (stands pat)
+    assert ("Player4", Kind.DISCARD, 4) in [(a.player, a.kind, a.amount) for a in export.actions]
+    assert ("Player2", Kind.STAND_PAT, 0) in [(a.player, a.kind, a.amount) for a in export.actions]

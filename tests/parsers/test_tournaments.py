@@ -317,9 +317,16 @@ def test_everleaf_tournaments_in_chips_with_chat_and_table_moves() -> None:
 def test_winamax_tournament_totals_written_in_thousands() -> None:
     counts, reasons, hands = _per_file(winamax.FORMAT, tour("Winamax", "Flop"))
     # "Total pot 6.02k | No rake": a rounded total, checked against the chips put in, not stored
-    assert sum(h for h, _ in counts.values()) == 25 and not_ok(hands) == {}
-    # one side-pot hand writes a half chip ("Seat 3: Player2 (7410.50)"): not read as whole chips
-    assert reasons == {"amount '7410.50' has more precision than 1/1": 1}
+    assert sum(h for h, _ in counts.values()) == 26 and not reasons
+    # one side-pot hand writes a half chip ("Seat 3: Player2 (7410.50)"): read in hundredths of a chip.
+    # Player2 is all in for 7410.50 against Player6's 7780: the unmatched 369.50 goes back to Player6,
+    # who "collected 370 from side pot 1" (the site pays whole chips): half a chip more than was put in
+    half = next(h for h in hands if h.site_hand_no == "6307872438747255-71-1288124090")
+    assert (half.unit_scale, half.seats[2].stack, put_in(half)["Player2"]) == (100, 741050, 741050)
+    assert awards(half) == [("Player2", 1515100, 0, 1), ("Player6", 37000, 1, 1)]
+    bad = not_ok(hands)
+    assert set(bad) == {"winamax:6307872438747255-71-1288124090"} and bad[half.hand_id]["diff_awards"] == 50
+    assert all(h.unit_scale == 1 for h in hands if h is not half)
     freeroll = next(h for h in hands if h.site_hand_no == "22085692498641681-1-1299346216")
     assert freeroll.site_total_pot is None and awards(freeroll) == [("Djuzaam", 6020, 0, 1)]
 
