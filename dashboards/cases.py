@@ -11,8 +11,11 @@ counts: chaining flags that merely overlap would glue two teams sharing a busy p
 rings sharing two members) into one ever-growing case. A flag inside several rings joins the one
 whose own flags score highest.
 
-The case's id is the id of its lead flag (the strongest: score, then evidence strength, then id),
-so links, decisions and exports keyed by flag id keep working; any member flag's id resolves to it.
+The case's id is the id of its founding flag: the member first raised (its first night, then the
+flag id), so a link, a decision or an assignment made yesterday still names the same case after a
+stronger flag joins the group tonight (a flag id is stable across nights: mode, family, players).
+The lead flag (the strongest: score, then evidence strength, then id) is kept apart, as ``lead``:
+its explanation heads the case page. Any member flag's id resolves to the case.
 
 Ranking: by the score a reviewer sees (two decimals), then the evidence strength (the largest
 robust z of a member flag's evidence under the room's honest null: scores saturate at 1.00 where
@@ -33,7 +36,7 @@ SEVERITY_RANK = {"low": 0, "medium": 1, "high": 2}
 SNIPPET = 110
 
 CASE_SCHEMA: dict[str, Any] = {
-    "case_id": pl.String, "rank": pl.Int64, "score": pl.Float64, "strength": pl.Float64,
+    "case_id": pl.String, "lead": pl.String, "rank": pl.Int64, "score": pl.Float64, "strength": pl.Float64,
     "players": pl.List(pl.String), "families": pl.List(pl.String), "flags": pl.List(pl.String),
     "n_flags": pl.Int64, "severity": pl.String, "modes": pl.List(pl.String), "tables": pl.List(pl.String),
     "n_evidence": pl.Int64, "hands_together": pl.Int64, "first_hand_at": pl.Datetime("us"),
@@ -79,6 +82,18 @@ def group_flags(flags: list[tuple[str, list[str]]], scores: dict[str, float] | N
     return out
 
 
+def founding_flag(flags: list[dict[str, Any]]) -> str:
+    """The id of the flag first raised among a case's flags (first night, then id): the case's id,
+    which a stronger flag joining later does not change."""
+    never = dt.datetime.max
+
+    def raised(r: dict[str, Any]) -> dt.datetime:
+        t = r.get("first_flagged_at") or r.get("created_at")
+        return t if isinstance(t, dt.datetime) else never
+
+    return str(min(flags, key=lambda r: (raised(r), str(r["flag_id"])))["flag_id"])
+
+
 def build_cases(q: pl.DataFrame) -> pl.DataFrame:
     """Cases from the queue's flag rows (``data.queue``), ranked; empty frame when there are none."""
     if q.is_empty():
@@ -109,7 +124,8 @@ def build_cases(q: pl.DataFrame) -> pl.DataFrame:
         created = [r.get("first_flagged_at") or r["created_at"] for r in flags
                    if (r.get("first_flagged_at") or r.get("created_at")) is not None]
         out.append({
-            "case_id": lead["flag_id"],
+            "case_id": founding_flag(flags),
+            "lead": lead["flag_id"],
             "score": max(float(r["score"]) for r in flags),
             "strength": max(r["_strength"] for r in flags),
             "players": sorted(count, key=lambda p: (-count[p], p)),
@@ -139,8 +155,8 @@ def case_of(cases: pl.DataFrame) -> dict[str, str]:
 
 
 def case_status(flags: list[str], statuses: Mapping[str, tuple[str, str | None, str | None]]) -> tuple[str, str | None]:
-    """A case's (status, assignee): the most recently updated record among its flags' ids (the case
-    id is its lead flag's, which can change when a stronger flag joins the group)."""
+    """A case's (status, assignee): the most recently updated record among its flags' ids (records
+    made before case ids were the founding flag's were keyed by the lead flag's id)."""
     best: tuple[str, str, str | None] | None = None
     for f in flags:
         rec = statuses.get(f)

@@ -379,9 +379,15 @@ def case_of(db: str) -> dict[str, str]:
 
 @st.cache_data(ttl=600, max_entries=64, show_spinner=False)
 def case_short_ids(db: str) -> dict[str, str]:
-    """A short readable form of every flag id (so of every case id: a case's id is its lead flag's)."""
+    """A short readable form of every flag id (so of every case id: a case's id is its founding flag's)."""
     q = queue(db)
     return data.short_ids(q["flag_id"].to_list()) if not q.is_empty() else {}
+
+
+def case_players(db: str, case_id: str) -> list[str]:
+    """The players of a case (every member flag's), for the replayer's highlight."""
+    c = cases(db).filter(pl.col("case_id") == case_id)
+    return [str(p) for p in c["players"][0]] if c.height else []
 
 
 def short_case(db: str, case_id: str) -> str:

@@ -93,7 +93,7 @@ if q.is_empty():
 case_id = pick_case(str(db), q)
 short = ui.short_case(str(db), case_id)
 case = q.filter(pl.col("case_id") == case_id).row(0, named=True)
-f = ui.flag(str(db), case_id)
+f = ui.flag(str(db), str(case["lead"]))  # the strongest flag's explanation heads the page
 if f is None:
     st.error(f"Case {case_id} is not in this snapshot.")
     st.stop()

@@ -153,8 +153,7 @@ except KeyError:
     st.error(f"Hand {hand_id} is not in this snapshot.")
     st.stop()
 case_id = ui.resolve_case(str(db), st.query_params.get("case"))
-flag = ui.flag(str(db), case_id) if case_id else None
-marked = set(flag.get("players") or []) if flag else set()
+marked = set(ui.case_players(str(db), case_id)) if case_id else set()
 if case_id:
     short = ui.short_case(str(db), case_id)
     st.page_link("app_pages/case.py", label=f"← Back to case {short}", query_params={"case": short})

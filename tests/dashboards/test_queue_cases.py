@@ -53,11 +53,34 @@ def test_a_trio_in_five_overlapping_flags_is_one_case() -> None:
     ])
     cases = build_cases(q)
     assert cases.height == 2
-    trio = cases.filter(pl.col("case_id") == "sq-ab").row(0, named=True)
+    trio = cases.filter(pl.col("lead") == "sq-ab").row(0, named=True)
+    assert trio["case_id"] == "cd-ac"  # raised the same night: the smallest id founds the case
     assert trio["n_flags"] == 5 and sorted(trio["players"]) == ["a", "b", "c"]
     assert trio["families"] == ["squeeze", "chip_dumping", "collusion_ring"]  # by their best score
     assert trio["score"] == 0.97 and trio["strength"] == 9.0 and trio["n_evidence"] == 5
     assert trio["snippet"] == "squeeze by a and b."
+
+
+def test_case_id_stays_when_a_stronger_flag_joins_the_group() -> None:
+    """Night 1: a squeeze pair is a case. Night 2: a stronger chip-dumping flag on the same pair and
+    a ring around it join; the case keeps its id (its founding flag's), the lead moves to the
+    strongest flag, and both nights' ids resolve to one case."""
+    night1 = flag_rows([("sq-ab", "squeeze", ["a", "b"], 0.80, 2.0)])
+    [c1] = build_cases(night1).to_dicts()
+    later = T0 + dt.timedelta(days=1)
+    joined = flag_rows([("cd-ab", "chip_dumping", ["a", "b"], 0.99, 9.0),
+                        ("ring-abc", "collusion_ring", ["a", "b", "c"], 0.95, 5.0)]).with_columns(
+        pl.lit(later).alias("created_at"))
+    night2 = pl.concat([night1.with_columns(pl.lit(later).alias("created_at"),
+                                            pl.lit(T0).alias("first_flagged_at")),
+                        joined.with_columns(pl.lit(later).alias("first_flagged_at"))], how="diagonal_relaxed")
+    [c2] = build_cases(night2).to_dicts()
+    assert c1["case_id"] == c2["case_id"] == "sq-ab"
+    assert c1["lead"] == "sq-ab" and c2["lead"] == "cd-ab" and c2["score"] == 0.99
+    assert c2["snippet"] == "chip_dumping by a and b."  # the queue row reads the strongest flag
+    # flags first raised the same night: the smaller id founds the case, whatever the scores
+    same = flag_rows([("zz-ab", "squeeze", ["a", "b"], 0.99, 9.0), ("aa-ab", "soft_play", ["a", "b"], 0.1, 0.0)])
+    assert build_cases(same)["case_id"].to_list() == ["aa-ab"]
 
 
 def test_grouping_is_by_containment_not_by_chained_overlap() -> None:
