@@ -1,7 +1,12 @@
 """Evidence bundle for one case: a zip a disqualification decision can rest on.
 
-Contents: report.html and report.pdf (summary, explanation, statistics, figures, every evidence
-hand replayed, rule findings, decision log; appendices with the detector's parameters, the raw
+A case groups every flag on one suspected group (dashboards/cases.py); the bundle carries all of
+them: each flag's family, score and explanation, and the evidence hands of every flag (the lead
+flag's first), each marked with the flags it supports. A decision rests on the whole case, so an
+export of the lead flag alone would hide part of what the reviewer saw.
+
+Contents: report.html and report.pdf (summary, the flags combined, explanation, statistics,
+figures, every evidence hand replayed, rule findings, decision log; appendices with the detector's parameters, the raw
 hand text and the software that built it), figures/*.svg, raw/*.txt (the bytes the site wrote,
 cut from hands.source_file at byte_offset/byte_length after checking the file's SHA-256 against
 hands.file_sha256, shown decoded with the encoding ingest recorded in raw_files), canonical/*.csv
@@ -33,6 +38,7 @@ from typing import Any
 import polars as pl
 
 from dashboards import data
+from dashboards.cases import build_cases
 from dashboards.drawing import Drawing, chip_flow_figure, percentile_figure, timeline_figure, to_svg
 from dashboards.observed import observed_facts, observed_metrics, split_citation
 from dashboards.pdf import PdfDocument
@@ -177,6 +183,7 @@ def _safe(name: str) -> str:
 
 @dataclass(slots=True)
 class CaseEvidence:
+    #: the lead flag (the strongest of the case): its explanation, metrics and parameters head the report
     flag: dict[str, Any]
     metrics: list[dict[str, Any]]
     rows: dict[str, pl.DataFrame]
@@ -190,21 +197,83 @@ class CaseEvidence:
     encodings: dict[str, str] = field(default_factory=dict)
     #: the floor's rulings on the evidence hands' rule findings (review store), in the order recorded
     rulings: list[dict[str, str]] = field(default_factory=list)
+    #: the case's id (stable: its founding flag's), every member flag (lead first) and their players
+    case_id: str = ""
+    members: list[dict[str, Any]] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+    #: every member flag's evidence hands, the lead's first, and the flags each hand supports
+    evidence: list[str] = field(default_factory=list)
+    evidence_of: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Case:
+    case_id: str
+    lead: str
+    flags: list[str]
+    players: list[str]
+
+
+def _case(db: str | Path, wanted: str) -> _Case:
+    """The case ``wanted`` names (its id or any member flag's id); a flag outside the queue
+    summary (an older snapshot) is a case of its own."""
+    for c in build_cases(data.queue(db)).iter_rows(named=True):
+        if wanted == c["case_id"] or wanted in c["flags"]:
+            return _Case(str(c["case_id"]), str(c["lead"]), [str(x) for x in c["flags"]],
+                         [str(p) for p in c["players"]])
+    f = data.flag(db, wanted)
+    if f is None:
+        raise EvidenceError(f"case {wanted} is not a flag in snapshot {db}")
+    return _Case(wanted, wanted, [wanted], [str(p) for p in f.get("players") or []])
+
+
+def _members(db: str | Path, case: _Case) -> list[dict[str, Any]]:
+    """Every member flag's row, the lead first, then in the case's order."""
+    order = [case.lead, *(x for x in case.flags if x != case.lead)]
+    found = [data.flag(db, x) for x in order]
+    if found[0] is None:
+        raise EvidenceError(f"case {case.case_id}: lead flag {case.lead} is not in snapshot {db}")
+    return [m for m in found if m is not None]
+
+
+def _evidence_of(members: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Evidence hand -> the flags it supports, hands in the order first listed (lead first)."""
+    out: dict[str, list[str]] = {}
+    for m in members:
+        for h in m.get("evidence_hands") or []:
+            out.setdefault(str(h), []).append(str(m["flag_id"]))
+    return out
+
+
+def _decisions(store: ReviewStore | None, ids: Sequence[str]) -> list[dict[str, str]]:
+    """Decisions recorded on the case under any of its ids (earlier records used the lead flag's)."""
+    if store is None:
+        return []
+    rows = [d for i in dict.fromkeys(ids) for d in store.decisions(i)]
+    return [{"at": d.at, "actor": d.actor, "decision": d.decision, "reason": d.reason}
+            for d in sorted(rows, key=lambda d: d.at)]
+
+
+def _audit(store: ReviewStore | None, ids: Sequence[str]) -> list[dict[str, str | None]]:
+    """State changes on the case under any of its ids; reads such as earlier exports are left out,
+    so they cannot change the next export's bytes."""
+    if store is None:
+        return []
+    rows = [e for i in dict.fromkeys(ids) for e in store.audit_log(i) if e["action"] not in READ_EVENTS]
+    return sorted(rows, key=lambda e: str(e.get("at") or ""))
 
 
 def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvidence:
-    f = data.flag(db, case_id)
-    if f is None:
-        raise EvidenceError(f"case {case_id} is not a flag in snapshot {db}")
-    evidence = list(f.get("evidence_hands") or [])
-    players = list(f.get("players") or [])
+    case = _case(db, case_id)
+    members = _members(db, case)
+    f = members[0]
+    evidence_of = _evidence_of(members)
+    evidence = list(evidence_of)
+    players = case.players
     shared = data.shared_hands(db, players)
-    decisions = [
-        {"at": d.at, "actor": d.actor, "decision": d.decision, "reason": d.reason}
-        for d in (store.decisions(case_id) if store else [])
-    ]
-    # state changes only: reads such as earlier exports must not change the next export's bytes
-    audit = [e for e in (store.audit_log(case_id) if store else []) if e["action"] not in READ_EVENTS]
+    ids = [case.case_id, *case.flags]
+    decisions = _decisions(store, ids)
+    audit = _audit(store, ids)
     rows = data.hand_rows(db, evidence)
     replays: dict[str, HandReplay] = {}
     for hand_id in evidence:
@@ -214,7 +283,12 @@ def collect(db: str | Path, case_id: str, store: ReviewStore | None) -> CaseEvid
             continue
     return CaseEvidence(
         flag=f,
-        metrics=observed_metrics(f.get("observed"), players),
+        case_id=case.case_id,
+        members=members,
+        players=players,
+        evidence=evidence,
+        evidence_of=evidence_of,
+        metrics=observed_metrics(f.get("observed"), list(f.get("players") or [])),
         facts=observed_facts(f.get("observed")),
         replays=replays,
         rows=rows,
@@ -277,21 +351,41 @@ def parameter_rows(params: Any) -> list[tuple[str, str]]:
     return rows
 
 
-def summary_rows(f: dict[str, Any]) -> list[tuple[str, str]]:
-    """The case at a glance (page 1 of the PDF, the head of the HTML)."""
+def summary_rows(ev: CaseEvidence) -> list[tuple[str, str]]:
+    """The case at a glance (page 1 of the PDF, the head of the HTML): the case, then its lead flag."""
+    f = ev.flag
     n = len(parameter_rows(f.get("params")))
+    families = list(dict.fromkeys(str(m["family"]) for m in ev.members)) or [str(f["family"])]
     return [
-        ("Case", str(f["flag_id"])),
-        ("Family", str(f["family"])),
-        ("Players", ", ".join(map(str, f.get("players") or []))),
+        ("Case", ev.case_id or str(f["flag_id"])),
+        ("Flags", f"{max(1, len(ev.members))} ({', '.join(families)}), all listed under Flags in this case"),
+        ("Players", ", ".join(map(str, ev.players or f.get("players") or []))),
+        ("Lead flag", f"{f['flag_id']} ({f['family']})"),
         ("Score", _cell(f.get("score"))),
         ("Severity", _cell(f.get("severity"))),
         ("Mode", _cell(f.get("mode"))),
         ("Hands", f"{_when(f.get('first_hand_at'))} to {_when(f.get('last_hand_at'))}"),
+        ("Evidence hands", f"{len(ev.evidence)} from all flags of the case"),
         ("Detector", _cell(f.get("detector_version"))),
         ("Run", _cell(f.get("run_id"))),
         ("Parameters", f"{n} value(s), Appendix A" if n else "the detector's defaults (none recorded)"),
     ]
+
+
+MEMBER_HEADER = ("flag", "family", "mode", "players", "score", "severity", "evidence hands")
+
+
+def member_rows(ev: CaseEvidence) -> list[list[str]]:
+    """One row per flag of the case (lead first): what each flag says and how many hands back it."""
+    return [[str(m["flag_id"]), str(m["family"]), _cell(m.get("mode")), ", ".join(map(str, m.get("players") or [])),
+             _cell(m.get("score")), _cell(m.get("severity")), str(len(m.get("evidence_hands") or []))]
+            for m in ev.members]
+
+
+def supports(ev: CaseEvidence, hand_id: str) -> str:
+    """Which of the case's flags an evidence hand supports, for its heading."""
+    fam = {str(m["flag_id"]): str(m["family"]) for m in ev.members}
+    return "; ".join(f"{x} ({fam.get(x, '?')})" for x in ev.evidence_of.get(hand_id, []))
 
 
 def _hand_encodings(ev: CaseEvidence) -> dict[str, str | None]:
@@ -330,14 +424,18 @@ def build_html(ev: CaseEvidence, drawings: dict[str, Drawing], raw: dict[str, by
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Floorman evidence {e(f['flag_id'])}</title>",
+        f"<title>Floorman evidence {e(ev.case_id)}</title>",
         "<style>body{font-family:'Noto Sans CJK SC','Noto Sans',Helvetica,Arial,sans-serif;max-width:960px;"
         "margin:auto}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;"
         "text-align:left}pre{background:#f6f6f6;padding:8px;white-space:pre-wrap}.finding{color:#b00}</style>",
         "</head><body>",
-        f"<h1>Case {e(f['flag_id'])}: {e(str(f['family']))}</h1>",
-        _table_html([(k, v.replace("Appendix A", "appendix A below")) for k, v in summary_rows(f)]),
-        f"<h2>Explanation</h2><p>{e(str(f.get('explanation') or ''))}</p>",
+        f"<h1>Case {e(ev.case_id)}: {e(' + '.join(dict.fromkeys(str(m['family']) for m in ev.members)))}</h1>",
+        _table_html([(k, v.replace("Appendix A", "appendix A below")) for k, v in summary_rows(ev)]),
+        "<h2>Flags in this case</h2>",
+        _table_html(member_rows(ev), MEMBER_HEADER),
+        *(f"<p><b>{e(str(m['flag_id']))} ({e(str(m['family']))}):</b> {e(str(m.get('explanation') or ''))}</p>"
+          for m in ev.members[1:]),
+        f"<h2>Explanation (lead flag {e(str(f['flag_id']))})</h2><p>{e(str(f.get('explanation') or ''))}</p>",
         f"<p><b>Benign explanation considered:</b> {e(str(f.get('benign_explanation') or ''))}</p>",
         f"<p><b>What would overturn it:</b> {e(str(f.get('overturn') or ''))}</p>",
         "<h2>Statistics against the population</h2>",
@@ -348,8 +446,8 @@ def build_html(ev: CaseEvidence, drawings: dict[str, Drawing], raw: dict[str, by
     for name in sorted(drawings):
         parts.append(f"<figure>{to_svg(drawings[name])}<figcaption>{e(drawings[name].title)}</figcaption></figure>")
     parts.append("<h2>Evidence hands</h2>")
-    for hand_id in f.get("evidence_hands") or []:
-        parts.append(f"<h3>{e(hand_id)}</h3>")
+    for hand_id in ev.evidence:
+        parts.append(f"<h3>{e(hand_id)}</h3><p>Evidence for: {e(supports(ev, hand_id))}</p>")
         r = ev.replays.get(hand_id)
         if r is None:
             parts.append("<p class='finding'>hand not in this snapshot</p>")
@@ -408,11 +506,15 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Drawing], raw: dict[str, byte
     f = ev.flag
     stamp = f.get("created_at")
     created = stamp if isinstance(stamp, datetime) else EPOCH
-    doc = PdfDocument(f"Floorman evidence report: case {f['flag_id']}", created,
+    doc = PdfDocument(f"Floorman evidence report: case {ev.case_id}", created,
                       f"Floorman {software.get('floorman', '')}".strip())
-    doc.heading(f"Floorman evidence report: case {f['flag_id']}", 16)
-    doc.table(summary_rows(f), widths=(1, 4))
-    doc.heading("Explanation")
+    doc.heading(f"Floorman evidence report: case {ev.case_id}", 16)
+    doc.table(summary_rows(ev), widths=(1, 4))
+    doc.heading("Flags in this case")
+    doc.table(member_rows(ev), list(MEMBER_HEADER), widths=(2.2, 1.6, 1, 2.6, 1, 1, 1))
+    for m in ev.members[1:]:
+        doc.paragraph(f"{m['flag_id']} ({m['family']}): {m.get('explanation') or ''}")
+    doc.heading(f"Explanation (lead flag {f['flag_id']})")
     doc.paragraph(str(f.get("explanation") or ""))
     doc.paragraph(f"Benign explanation considered: {f.get('benign_explanation') or ''}")
     doc.paragraph(f"What would overturn it: {f.get('overturn') or ''}")
@@ -425,8 +527,9 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Drawing], raw: dict[str, byte
     for d in drawings:
         doc.figure(d)
     doc.heading("Evidence hands")
-    for hand_id in f.get("evidence_hands") or []:
+    for hand_id in ev.evidence:
         r = ev.replays.get(hand_id)
+        doc.paragraph(f"{hand_id}: evidence for {supports(ev, hand_id)}", 8.5)
         if r is None:
             doc.paragraph(f"{hand_id}: not in this snapshot")
         else:
@@ -463,7 +566,7 @@ def build_pdf(ev: CaseEvidence, drawings: Sequence[Drawing], raw: dict[str, byte
         doc.paragraph("None recorded (the detector's defaults).")
     doc.heading("Appendix B: raw hand text as the site wrote it")
     enc = _hand_encodings(ev)
-    for hand_id in f.get("evidence_hands") or []:
+    for hand_id in ev.evidence:
         if hand_id in raw:
             doc.paragraph(f"{hand_id} ({enc.get(hand_id) or 'utf-8'}, {len(raw[hand_id]):,} bytes, "
                           f"sha256 {hashlib.sha256(raw[hand_id]).hexdigest()})", 8.5)
@@ -490,7 +593,7 @@ def build_bundle(
     fmt = _units_fmt(ev.rows)
     drawings = {
         "percentiles.svg": percentile_figure(ev.metrics),
-        "chip_flow.svg": chip_flow_figure(ev.flow, list(ev.flag.get("players") or []), fmt),
+        "chip_flow.svg": chip_flow_figure(ev.flow, ev.players, fmt),
         "timeline.svg": timeline_figure(ev.sessions),
     }
     raw, checks = raw_hand_texts(ev.rows["hands"], source_root, allow_unverified)
@@ -504,7 +607,10 @@ def build_bundle(
         files[f"raw/{_safe(hand_id)}.txt"] = blob
     for table, df in ev.rows.items():
         files[f"canonical/{table}.csv"] = to_csv(df)
-    flag_row = {k: _cell(v) for k, v in sorted(ev.flag.items())}
+    # the lead flag's row as before, plus the case's id, players and every member flag's row
+    flag_row: dict[str, Any] = {k: _cell(v) for k, v in sorted(ev.flag.items())}
+    flag_row["case"] = {"case_id": ev.case_id, "players": ev.players,
+                        "flags": [{k: _cell(v) for k, v in sorted(m.items())} for m in ev.members]}
     files["case.json"] = (json.dumps(flag_row, indent=2, sort_keys=True) + "\n").encode("utf-8")
     files["decisions.csv"] = to_csv(
         pl.DataFrame(ev.decisions, schema=["at", "actor", "decision", "reason"], orient="row")
@@ -521,7 +627,8 @@ def build_bundle(
     enc = _hand_encodings(ev)
     manifest = {
         "bundle": BUNDLE_VERSION,
-        "case_id": case_id,
+        "case_id": ev.case_id,
+        "flags": [str(m["flag_id"]) for m in ev.members],
         "files": {name: hashlib.sha256(blob).hexdigest() for name, blob in sorted(files.items())},
         "source_files": [
             {"path": c.path, "sha256": c.expected_sha256, "verified": c.verified, "hands": sorted(c.hands),

@@ -42,9 +42,11 @@ def test_bundle_hashes_verify_and_rebuild_is_identical(snapshot: Path, store: Re
                 assert hashlib.sha256(z.read(name)).hexdigest() == manifest["files"][name]
         assert set(manifest["files"]) | {"manifest.json"} == set(names)
         [src] = manifest["source_files"]
-        assert src["verified"] and src["hands"] == ["pokerstars:1002", "pokerstars:1003"]
+        # the case holds the chip-dumping flag (1002, 1003) and the ring around it (1002, 1001)
+        assert src["verified"] and src["hands"] == ["pokerstars:1001", "pokerstars:1002", "pokerstars:1003"]
         assert src["sha256"] == hashlib.sha256(Path(src["path"]).read_bytes()).hexdigest()
         # raw text is exactly what the "site" wrote
+        assert z.read("raw/pokerstars_1001.txt") == HAND_TEXTS[0].encode()
         assert z.read("raw/pokerstars_1002.txt") == HAND_TEXTS[1].encode()
         assert z.read("raw/pokerstars_1003.txt") == HAND_TEXTS[2].encode()
         pdf = z.read("report.pdf")
@@ -54,7 +56,30 @@ def test_bundle_hashes_verify_and_rebuild_is_identical(snapshot: Path, store: Re
         assert "full house folded to a river bet" in html and "RAISE.MIN" in html
         assert "decisions.csv" in names and b"rita,escalate" in z.read("decisions.csv")
         actions = pl.read_csv(z.read("canonical/actions.csv"))
-        assert actions.height == 13 + 10
+        assert actions.height == 13 + 10 + actions.filter(pl.col("hand_id") == "pokerstars:1001").height
+        assert sorted(set(actions["hand_id"])) == ["pokerstars:1001", "pokerstars:1002", "pokerstars:1003"]
+
+
+def test_a_case_of_several_flags_exports_every_flags_evidence(snapshot: Path, tmp_path: Path) -> None:
+    """Issue 14: the chip-dumping case also holds the ring flag around its pair; the bundle lists
+    both flags and carries the ring's own evidence hand (1001), marked with the flag it supports,
+    whichever member's id the export is asked for."""
+    blob = evidence.build_bundle(snapshot, "F-chip-001")
+    assert evidence.build_bundle(snapshot, "F-ring-002") == blob  # a member's id names the same case
+    with zipfile.ZipFile(io.BytesIO(blob)) as z:
+        manifest = json.loads(z.read("manifest.json"))
+        case = json.loads(z.read("case.json"))
+        html = z.read("report.html").decode()
+        pdf = z.read("report.pdf")
+    assert manifest["case_id"] == "F-chip-001" and manifest["flags"] == ["F-chip-001", "F-ring-002"]
+    assert sorted(manifest["raw_hands"]) == ["pokerstars:1001", "pokerstars:1002", "pokerstars:1003"]
+    assert [m["flag_id"] for m in case["case"]["flags"]] == ["F-chip-001", "F-ring-002"]
+    assert sorted(case["case"]["players"]) == ["alice", "bob", "carol"]
+    assert "<h2>Flags in this case</h2>" in html and "F-ring-002" in html
+    assert "Evidence for: F-ring-002 (collusion_ring)" in html  # 1001 backs only the ring
+    assert "Evidence for: F-chip-001 (chip_dumping); F-ring-002 (collusion_ring)" in html  # 1002 both
+    text = pdf_text(pdf, tmp_path)
+    assert "Flags in this case" in text and "F-ring-002" in text and "pokerstars:1001" in text
 
 
 def test_pdf_cross_reference_offsets_point_at_objects(snapshot: Path) -> None:
