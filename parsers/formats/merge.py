@@ -12,7 +12,10 @@ Stud and draw games (issue 12) have their own rounds (``BRING_IN``, ``THIRD_STRE
 betting)...), ``BRING_IN``/``COMPLETE``/``DRAW`` events, and ``DRAW_DRAWN_CARDS`` rows giving each
 player's cards so far ("null" for a card face down). A HORSE rotation names no game per hand: its
 7-card hands are razz when the site describes their hands as lows ("K-T-6"), stud hi/lo when a pot
-is split hi/lo or a hand has a "Lo (...)", and quarantined when nothing tells stud from stud hi/lo.
+is split hi/lo or a hand has a "Lo (...)". When nothing in the hand tells stud from stud hi/lo, the
+rotation does: HORSE deals its games in a fixed order (Hold'em, Omaha hi-lo, Razz, Stud, Stud 8), a
+block of hands each, so a hand between two hands of one game is that game and one between razz and
+stud hi/lo is stud (``_rotation_game``); a hand the rotation does not place stays quarantined.
 """
 
 from __future__ import annotations
@@ -87,6 +90,8 @@ class MergeFormat(TextHandFormat):
     def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
         source = str(path)
         description: tuple[str, str, str] | None = None
+        undecided: list[tuple[int, Block, tuple[str, str, str] | None]] = []  # HORSE stud or stud hi/lo
+        items: list[Hand | Quarantined] = []
         for block in iter_blocks(iter_lines(path), self.is_start):
             d = _DESCRIPTION.match(block.lines[0])
             if d is not None:
@@ -94,17 +99,52 @@ class MergeFormat(TextHandFormat):
                 description = (d["type"], d["stakes"], version.group(1) if version else "")
                 rest = [ln for ln in block.lines[1:] if ln.strip()]
                 if rest:
-                    yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
+                    items.append(Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand",
+                                             self.name))
                 continue
             hand = read_guarded(source, block.offset, block.lines, self.name, _best_reading, block, source, description)
+            if isinstance(hand, Quarantined) and hand.reason.endswith(_UNTOLD):
+                undecided.append((len(items), block, description))
             if hand is not None:
-                yield hand
+                items.append(hand)
+        placed = [(index, block, described, _rotation_game(items, index)) for index, block, described in undecided]
+        for index, block, described, game in placed:  # placed from the hands the site's own text decided
+            if game is not None:
+                items[index] = read_guarded(source, block.offset, block.lines, self.name, _best_reading, block,
+                                            source, described, game) or items[index]
+        yield from items
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
         raise ParseError("Merge games need their <description>: use parse()")
 
 
-def _best_reading(block: Block, source_file: str, description: tuple[str, str, str] | None) -> Hand | None:
+def _rotation_game(items: list[Hand | Quarantined], index: int) -> str | None:
+    """The HORSE game the rotation puts at ``items[index]``: the games of the nearest hands read
+    before and after it on the same table (HORSE order H, O, R, S, E; a block of hands each)."""
+    def neighbour(step: int) -> Hand | None:
+        k = index + step
+        while 0 <= k < len(items):
+            if isinstance(items[k], Hand):
+                return items[k]  # type: ignore[return-value]
+            k += step
+        return None
+
+    before, after = neighbour(-1), neighbour(1)
+    if before is None or after is None or before.table_name != after.table_name or before.mix != "HORSE":
+        return None
+    if before.variant == after.variant and before.variant in ("stud", "stud_hilo", "razz"):
+        return {"stud": "7-Stud", "stud_hilo": "7-Stud H/L8", "razz": "Razz"}[before.variant]
+    if (before.variant, after.variant) == ("razz", "stud_hilo"):
+        return "7-Stud"
+    return None
+
+
+#: the quarantine reason of a HORSE 7-card hand that says nothing of its game
+_UNTOLD = "7-card hand: the export does not tell stud from stud hi/lo"
+
+
+def _best_reading(block: Block, source_file: str, description: tuple[str, str, str] | None,
+                  horse: str | None = None) -> Hand | None:
     """Merge's RAISE amount is the chips added in some exports and the street total in others.
 
     Both readings are built; the one under which every CALL brings the caller exactly level
@@ -113,8 +153,8 @@ def _best_reading(block: Block, source_file: str, description: tuple[str, str, s
     """
     if description is None:
         raise ParseError("game before any <description> (no game type or stakes)")
-    added = _parse(block, source_file, description, raise_added=True)
-    total = _parse(block, source_file, description, raise_added=False)
+    added = _parse(block, source_file, description, raise_added=True, horse=horse)
+    total = _parse(block, source_file, description, raise_added=False, horse=horse)
     if added is None or total is None:
         return added
     bad_added, bad_total = _inconsistent_calls(added), _inconsistent_calls(total)
@@ -151,7 +191,7 @@ def _inconsistent_calls(hand: Hand) -> int:
 _HORSE = {"2": "Holdem", "4": "Omaha H/L8"}
 
 
-def _horse_game(game: ET.Element, described: str) -> str:
+def _horse_game(game: ET.Element, described: str, rotation: str | None = None) -> str:
     """The game of one hand of a HORSE rotation ("HORSE Tournament" describes the whole file):
     Hold'em or Omaha hi-lo from its ``numholecards``; a 7-card hand from what the site wrote of it
     (the export names no game per hand): razz when its hands are described as lows ("K-T-6"), stud
@@ -167,14 +207,17 @@ def _horse_game(game: ET.Element, described: str) -> str:
         return "7-Stud H/L8"
     if any(_LOW_TEXT.match(t) for t in texts):  # a stud hand is never described as a low
         return "Razz"
-    raise ParseError(f"unsupported variant: {described} 7-card hand: the export does not tell stud from stud hi/lo")
+    if rotation is not None:  # the hand's place in the rotation (``_rotation_game``)
+        return rotation
+    raise ParseError(f"unsupported variant: {described} {_UNTOLD}")
 
 
 #: a hand described as a low, as Merge writes razz and lowball hands: "K-T-6", "9-8-3-2-A"
 _LOW_TEXT = re.compile(r"^[2-9TJQKA](?:-[2-9TJQKA])*$")
 
 
-def _parse(block: Block, source_file: str, description: tuple[str, str, str], *, raise_added: bool) -> Hand | None:
+def _parse(block: Block, source_file: str, description: tuple[str, str, str], *, raise_added: bool,
+           horse: str | None = None) -> Hand | None:
     text = "\n".join(block.lines).strip().lstrip("\ufeff")
     if "</game>" not in text:
         raise ParseError("truncated hand: no </game>")
@@ -188,7 +231,7 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
         kind = kind.removesuffix(" Tournament")
     mix = None
     if kind == "HORSE":
-        kind, mix = _horse_game(game, description[0]), "HORSE"
+        kind, mix = _horse_game(game, description[0], horse), "HORSE"
     if kind not in _GAMES:
         raise ParseError(f"unsupported variant: {description[0]}")
     s = (_TOURNAMENT_STAKES if tournament else _STAKES).match(stakes)

@@ -21,9 +21,9 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
     files = claims(FORMAT)
     hands, quarantined = parse_all(FORMAT, files)
     # 65 flop-game hands (64, and HHSmithy's CancelledHand sample, read as cancelled since the
-    # GAME_CANCELLED event, which names no player, is skipped) and 28 stud and draw hands (issue 12:
+    # GAME_CANCELLED event, which names no player, is skipped) and 29 stud and draw hands (issue 12:
     # tests/parsers/test_stud_draw.py)
-    assert len(hands) == 93
+    assert len(hands) == 94
     assert sum(1 for h in hands if h.variant in ("holdem", "omaha", "omaha_hilo")) == 65
     reasons = sorted({q.reason for q in quarantined})
     assert reasons == [
@@ -35,8 +35,6 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
         "no betting structure in 'No Limit ($0.01/$0.02/$0.10)'",
         "truncated hand: no </game>",  # HHSmithy's InValidHand sample
         "truncated hand: no end-of-game round",  # the last game of FLHE-9max...20110416.xml stops
-        # one of the HORSE file's three 7-card games: nothing in it tells stud from stud hi/lo
-        "unsupported variant: HORSE 7-card hand: the export does not tell stud from stud hi/lo",
     ]
     flop = [q for q in quarantined if "unsupported variant" not in q.reason and "betting structure" not in q.reason]
     assert len(flop) == 4
@@ -91,3 +89,15 @@ def test_truncated_hand_is_quarantined_rest_loads(tmp_path: Path) -> None:
 
 def test_sniffing_is_tight() -> None:
     assert foreign_claims(FORMAT) == {}
+
+
+def test_a_horse_cash_hand_that_names_no_game_is_placed_by_the_rotation() -> None:
+    path = real_data("fpdb3_regression", "regression-test-files", "cash", "Merge", "Mixed",
+                     "HORSE-8max-USD-0.25-0.50-201409.new.format.txt")
+    hands, quarantined = parse_all(FORMAT, [path])
+    # 78854953-356 has seven cards and no hi/lo split or low: between stud hi/lo hands 355 and 357 at
+    # the same table, the rotation deals it stud hi/lo
+    assert quarantined == [] and not_ok(hands) == {}
+    assert [(h.site_hand_no, h.variant, h.mix) for h in hands] == [
+        ("78854953-355", "stud_hilo", "HORSE"), ("78854953-356", "stud_hilo", "HORSE"),
+        ("78854953-357", "stud_hilo", "HORSE")]

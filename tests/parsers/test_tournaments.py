@@ -209,14 +209,11 @@ def test_merge_tournaments_parse_and_reconcile() -> None:
     assert counts["NLHE-USD-11-MTT-201503.v.2.1.txt"] == (9, 0)
     assert counts["NLHE-Freeroll-MTT-201108.allin.raiseTo.fix.txt"] == (1, 0)
     assert counts["PLO-USD-HUSNG-0.10-0.20-20110428.txt"] == (1, 0)
-    # a folded hand with no <winner> row at all; five of the HORSE file's 7-card hands, which name
-    # no game (test_merge_horse_rotation_reads_each_game_it_can_tell)
-    assert reasons == Counter({
-        "unsupported variant: HORSE Tournament 7-card hand: the export does not tell stud from stud hi/lo": 5,
-        "truncated hand: no winner written": 1,
-    })
+    # a folded hand with no <winner> row at all; the HORSE file's 7-card hands that name no game are
+    # placed by the rotation (test_merge_horse_rotation_reads_each_game_it_can_tell)
+    assert reasons == Counter({"truncated hand: no winner written": 1})
     assert not_ok(hands) == {}
-    assert sum(h.game_type == "tournament" for h in hands) == 45 + 9  # 9 razz and stud hi/lo hands
+    assert sum(h.game_type == "tournament" for h in hands) == 45 + 14  # 14 razz, stud and stud hi/lo hands
     # 'stakes="No Limit Level 4 Blinds 40/80" version="2.1"', data="...|81601090-1|81685504-28|true"
     v21 = hand_from(merge.FORMAT, tour("Merge", "Flop", "NLHE-USD-11-MTT-201503.v.2.1.txt"), "81685504-28")
     assert (v21.tournament_id, v21.tournament_level, v21.sb, v21.bb, v21.currency) == ("81601090", "4", 40, 80, "CHIPS")
@@ -368,14 +365,14 @@ def test_merge_horse_rotation_reads_each_game_it_can_tell() -> None:
     # '<description type="HORSE Tournament" stakes="Limit"/>' covers the file; each game's
     # numholecards says which: 2 Hold'em, 4 Omaha hi-lo, 7 a stud game, which the site names only
     # through its hand descriptions: lows ("K-T-6") in razz, "Lo (8-7-2)" or hi/lo pots in stud hi/lo
-    assert Counter(h.variant for h in hands) == {"holdem": 10, "omaha_hilo": 4, "razz": 4, "stud_hilo": 5}
-    assert {h.betting for h in hands} == {"FL"} and not_ok(hands) == {}
-    assert {h.mix for h in hands} == {"HORSE"}
-    # five 7-card hands (16-20: "King High", "Pair of Eights"...) read like stud and stud hi/lo alike:
-    # quarantined, not guessed
-    assert Counter(q.reason for q in quarantined) == {
-        "unsupported variant: HORSE Tournament 7-card hand: the export does not tell stud from stud hi/lo": 5
-    }
+    assert quarantined == [] and not_ok(hands) == {}
+    assert Counter(h.variant for h in hands) == {"holdem": 10, "omaha_hilo": 4, "razz": 4, "stud": 4, "stud_hilo": 6}
+    assert {h.betting for h in hands} == {"FL"} and {h.mix for h in hands} == {"HORSE"}
+    # hands 16-19 ("King High", "Pair of Eights"...) read like stud and stud hi/lo alike: the rotation
+    # places them. H 1-7, O 8-11, R 12-15, then 16-19 before the stud hi/lo hands 20-25: stud (HORSE's
+    # S), and 22, between stud hi/lo hands 21 and 23, stud hi/lo
+    order = [h.variant for h in sorted(hands, key=lambda h: int(h.site_hand_no.split("-")[1]))]
+    assert order[11:25] == ["razz"] * 4 + ["stud"] * 4 + ["stud_hilo"] * 6
 
 
 # -- PKR -----------------------------------------------------------------------------------------
