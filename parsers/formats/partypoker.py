@@ -19,8 +19,13 @@ tables. Decisions:
 * Rake and total pot are not written in this format: ``site_rake`` stays None.
 * Time: the zone abbreviation the site writes (EDT, CET, MESZ, ...) is converted to UTC; an
   unknown abbreviation gives ``started_at`` None.
-* Stud and other non-flop games are quarantined as unsupported variants; lines of the
-  converted / third-party layouts this parser does not know quarantine the hand with the line.
+* Seven card stud and stud hi-lo (issue 12): "$0.50/$1 USD 7 Card Stud" writes the small and big
+  bet (tournaments: "Stakes-Antes(60/120-10)"), "** Dealing **" then "** Dealing Fourth street **"
+  .. "** Dealing River **", "X bring-ins [..]", "X completes [..]" and, on a fourth street with a
+  pair showing, "X double bets [..]" (the big bet); every amount is chips added. Only the hero's
+  cards are dealt in the text ("Dealt to Hero [ 3h 8c 7c ]", then one card a street).
+* Other non-flop games are quarantined as unsupported variants; lines of the converted /
+  third-party layouts this parser does not know quarantine the hand with the line.
 """
 
 from __future__ import annotations
@@ -35,7 +40,19 @@ from parsers.base import TextHandFormat, guarded_parse
 from parsers.formats._cards import rank_first_cards
 from parsers.formats._ledger import Ledger
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.model import Award, Board, Hand, HoleCards, Kind, ParseError, Provenance, Quarantined, Seat, Street
+from parsers.model import (
+    Award,
+    Board,
+    Hand,
+    HoleCards,
+    Kind,
+    ParseError,
+    Provenance,
+    Quarantined,
+    Seat,
+    Street,
+    StreetCards,
+)
 from parsers.money import to_units
 from parsers.reading import Block, iter_blocks, iter_lines
 
@@ -63,6 +80,12 @@ _SYSTEM = re.compile(
     r"Player .* finished in \d|.+ finished in \d+ place\.$|Congratulations to player |>You have options at Table )"
 )
 _STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
+_STUD = ("stud", "stud_hilo")
+_STUD_STREETS = {"** Dealing **": Street.THIRD, "** Dealing Fourth street **": Street.FOURTH,
+                 "** Dealing Fifth street **": Street.FIFTH, "** Dealing Sixth street **": Street.SIXTH,
+                 "** Dealing River **": Street.SEVENTH}
+_STUD_STAKES = re.compile(r"Stakes-Antes\((?P<small>[\d,]+)/(?P<big>[\d,]+)-(?P<ante>[\d,]+)\)")
+_STUD_VERBS = re.compile(r"^(?P<p>.*?) (?P<v>bring-ins|completes|double bets) *\[ ?(?P<a>[^]]*?) ?\]")
 _MONTHS = {m: i for i, m in enumerate(
     ["January", "February", "March", "April", "May", "June", "July", "August", "September",
      "October", "November", "December"], start=1)}
@@ -86,6 +109,8 @@ _IGNORED_ENDINGS = (
 def _game(line: str) -> tuple[str, str]:
     """(variant, betting) from the game line; unsupported games raise."""
     low = line.lower()
+    if "7 card stud" in low:  # always fixed limit
+        return ("stud_hilo" if "hi-lo" in low else "stud"), "FL"
     if "stud" in low or "draw" in low or "razz" in low or "badugi" in low:
         name = re.sub(r"^.*?(\d Card Stud[\w -]*?|Razz|Badugi|[\w ]*Draw)\b.*$", r"\1", line).strip()
         raise ParseError(f"unsupported variant: {name}")
@@ -188,12 +213,32 @@ class PartyPokerFormat(TextHandFormat):
         blinds = _BLINDS.match(game_line) if not tournament else None
         if blinds is not None and "/" in game_line.split("-")[0]:
             hand.sb, hand.bb = to_units(blinds.group(1), scale), to_units(blinds.group(2), scale)
-            if betting == "FL":  # "$15/$30" are the bet sizes: the big blind is the small bet
+            if betting == "FL" and variant not in _STUD:  # "$15/$30" are the bet sizes: bb is the small bet
                 hand.bb = hand.sb
+        if variant in _STUD:
+            _stud_stakes(hand, lines)
         _read_body(hand, lines, 3, scale)
-        if betting == "FL" and hand.bb:
+        if variant in _STUD:
+            hand.hole_cards = [HoleCards(h.player, "".join(c.cards for c in hand.street_cards if c.player == h.player),
+                                         h.provenance) if h.provenance is Provenance.DEALT else h
+                               for h in hand.hole_cards]
+        elif betting == "FL" and hand.bb:
             fixed_limit_blinds(hand, hand.bb)
         return hand
+
+
+def _stud_stakes(hand: Hand, lines: list[str]) -> None:
+    """The small and big bet (the game line's "$0.50/$1", a tournament's "Stakes-Antes(60/120-10)");
+    stud posts no blinds and has no button ("Seat 0 is the button")."""
+    if hand.game_type == "tournament":
+        m = next((m for ln in lines[:40] if (m := _STUD_STAKES.search(ln)) is not None), None)
+        if m is None:
+            raise ParseError("a stud tournament hand without its Stakes-Antes line")
+        hand.sb, hand.bb = to_units(m["small"], 1), to_units(m["big"], 1)
+    if not hand.bb:
+        raise ParseError("no stakes written for a stud hand")
+    hand.small_bet, hand.big_bet = hand.sb, hand.bb
+    hand.sb, hand.bb = 0, hand.small_bet
 
 
 #: live blinds: when an old tournament export writes none, they are taken from its Blinds line
@@ -234,9 +279,14 @@ def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
     board: list[str] = []
     shown: set[str] = set()
     first_sb = first_bb = 0
+    stud = hand.variant in _STUD
+    if stud:
+        led.new_street(Street.THIRD)  # the antes are third street's
     for no, raw in enumerate(lines[start:], start=start + 1):
         line = raw.strip()
         if not line:
+            continue
+        if stud and _stud_line(hand, led, line, stacks, scale):
             continue
         if line.startswith("** "):
             if line.startswith("** Dealing down cards"):
@@ -354,6 +404,44 @@ def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
     hand.actions = led.actions
     if board:
         hand.boards.append(Board(1, "".join(board)))
+
+
+def _stud_line(hand: Hand, led: Ledger, line: str, stacks: dict[str, int], scale: int) -> bool:
+    """A line only stud writes (streets, the hero's cards, bring-in, completion, double bet); True
+    when it was one. Third street's completion is a raise of the bring-in to the small bet."""
+    street = _STUD_STREETS.get(line)
+    if street is not None:
+        led.new_street(street)
+        return True
+    if line.startswith("Dealt to "):
+        dealt = _DEALT.match(line)
+        if dealt is None:
+            raise ParseError(f"unrecognised deal line {line!r}")
+        got = _cards(dealt.group(2))
+        hand.hero = dealt.group(1)
+        if led.street is Street.THIRD and len(got) == 6:
+            hand.street_cards.append(StreetCards(hand.hero, Street.THIRD, got[:4], False))
+            hand.street_cards.append(StreetCards(hand.hero, Street.THIRD, got[4:], True))
+            hand.hole_cards.append(HoleCards(hand.hero, got, Provenance.DEALT))
+        else:
+            hand.street_cards.append(StreetCards(hand.hero, led.street, got, led.street is not Street.SEVENTH))
+        return True
+    if line.endswith(" opens") or line in ("There was no qualifying low hand", "Seat 0 is the button") \
+            or line.startswith("Stakes-Antes("):
+        return True
+    m = _STUD_VERBS.match(line)
+    if m is None or m["p"] not in stacks:
+        return False
+    player, value = m["p"], to_units(_money(m["a"]), scale)
+    all_in = led.total_in.get(player, 0) + value == stacks[player]
+    if m["v"] == "bring-ins":
+        hand.bring_in = hand.bring_in or value
+        led.post(player, Kind.BRING_IN, value, all_in)
+    else:
+        led.added(player, Kind.RAISE if led.street_in else Kind.BET, value, all_in)
+        if m["v"] == "completes":
+            led.actions[-1] = led.actions[-1]._replace(kind=Kind.COMPLETE)
+    return True
 
 
 def _money(text: str) -> str:

@@ -13,12 +13,36 @@ from __future__ import annotations
 from collections import Counter
 
 from parsers.base import HandFormat
-from parsers.formats import bossmedia, bovada, everleaf, fulltilt, ipoker, merge, ongame, pokerstars, winamax, winning
+from parsers.formats import (
+    bossmedia,
+    bovada,
+    everleaf,
+    fulltilt,
+    ipoker,
+    merge,
+    ongame,
+    partypoker,
+    pokerstars,
+    winamax,
+    winning,
+)
 from parsers.model import Hand, Kind, Provenance, Street, StreetCards, game_family
 from parsers.registry import sniff_format
 from tests.conftest import SHARED, real_data
 
-from ._site_helpers import EXPECTED_SUFFIXES, FPDB, awards, claims, hand_from, kinds, not_ok, parse_all, put_in, unique
+from ._site_helpers import (
+    EXPECTED_SUFFIXES,
+    FPDB,
+    awards,
+    claims,
+    hand_from,
+    kinds,
+    not_ok,
+    parse_all,
+    parse_one,
+    put_in,
+    unique,
+)
 from .test_tournaments import tour
 
 STARS = (*FPDB, "Stars")
@@ -490,3 +514,25 @@ def test_winamax_triple_draw_rounds_and_stands() -> None:
     # "Player4 discard 4 cards", "Player2 discard 0 card" (stands pat)
     assert ("Player4", Kind.DISCARD, 4) in [(a.player, a.kind, a.amount) for a in export.actions]
     assert ("Player2", Kind.STAND_PAT, 0) in [(a.player, a.kind, a.amount) for a in export.actions]
+
+
+def test_partypoker_stud_bring_in_completion_and_double_bet() -> None:
+    hands, games = _games(partypoker.FORMAT)
+    # "$0.50/$1 USD 7 Card Stud", "$10/$20 USD FL 7 Card Stud Hi-Lo", "FL 7 Card Stud $6 USD Buy-in"
+    assert games == {("stud", None): 2, ("stud_hilo", None): 2} and not_ok(hands) == {}
+    hand = hand_from(partypoker.FORMAT, cash(*FPDB, "PartyPoker", "Stud", "7-Stud-USD-1-2-201104.txt"), "10399817763")
+    assert (hand.sb, hand.bb, hand.small_bet, hand.big_bet, hand.ante, hand.bring_in) == (0, 50, 50, 100, 5, 25)
+    # "Hero bring-ins [$0.25 USD]", "Player4 completes [$0.50 USD]", "Hero calls [$0.25 USD]"
+    third = [(a.player, a.kind, a.contribution) for a in hand.actions
+             if a.street is Street.THIRD and a.kind in (Kind.BRING_IN, Kind.COMPLETE, Kind.CALL)]
+    assert third == [("Hero", Kind.BRING_IN, 25), ("Player4", Kind.COMPLETE, 50), ("Player8", Kind.CALL, 50),
+                     ("Hero", Kind.CALL, 25)]
+    # "Dealt to Hero [  3h 8c 7c ]" then "[  2c ]": the only cards the text deals; no button in stud
+    assert [(c.street, c.cards, c.face_up) for c in hand.street_cards] == [
+        (Street.THIRD, "3h8c", False), (Street.THIRD, "7c", True), (Street.FOURTH, "2c", True)]
+    assert hand.button_seat is None and awards(hand) == [("Player8", 1320, 0, 1)]
+    # the MTT: "Stakes-Antes(60/120-10)", "Player4 double bets [120]" on fourth street (a pair showing)
+    (mtt,) = parse_one(partypoker.FORMAT, tour("PartyPoker", "Stud", "7-Stud-USD-MTT-6.00-201205.txt"))
+    assert (mtt.game_type, mtt.small_bet, mtt.big_bet, mtt.ante, mtt.bring_in) == ("tournament", 60, 120, 10, 20)
+    assert next((a.player, a.kind, a.contribution) for a in mtt.actions if a.street is Street.FOURTH) == (
+        "Player4", Kind.BET, 120)
