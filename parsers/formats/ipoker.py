@@ -42,7 +42,8 @@ totals (``bet``, ``win``) instead of pots and rake. Decisions, all documented he
   each street's ``<cards type="Third Street">X X D5</cards>`` are the player's new cards ("X" face
   down and unseen; third street two down and one up, seventh street down). The hero's cards are
   dealt; an opponent whose every card the export shows was shown.
-* 5 Card Stud, draw games and Six Plus (short deck) are quarantined as unsupported variants; a game whose
+* "Six Plus Holdem NL €0.25/€0.50" is 6+ hold'em (``holdem_6plus``: 36 cards, small and big blind posted).
+* 5 Card Stud and draw games are quarantined as unsupported variants; a game whose
   name is missing ("PL €0.50/€1", 5-card PLO in fpdb's files) is named from the hole-card count.
 """
 
@@ -339,8 +340,12 @@ def _game_type(gametype: str, game: ET.Element) -> tuple[str, str, str | None, s
         return _STUD_GAMES[stud["name"].lower()], "FL", stud["sb"], stud["bb"]
     if "stud" in low or "razz" in low or "draw" in low:
         raise ParseError(f"unsupported variant: {_STUD_LIMIT.sub('', gametype)}")
-    if "six plus" in low:
-        raise ParseError(f"unsupported variant: {gametype}")
+    if low.startswith("six plus holdem "):  # 6+ hold'em (36 cards) with a small and a big blind
+        gametype = gametype[10:]
+        six = _GAMETYPE.match(gametype.replace("Holdem ", "", 1))
+        if six is None:
+            raise ParseError(f"unrecognised game type {gametype!r}")
+        return "holdem_6plus", _BETTING[six["limit"]], six["sb"], six["bb"]
     lh = _LH.match(gametype)
     if lh is not None:  # "LH 20/40 x2 Limit $10.00/$20.00": the trailing pair are the blinds
         return "holdem", "FL", lh["sb"], lh["bb"]

@@ -44,7 +44,8 @@ _OLD_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.*) \((?P<cash>[\d.,]+)\)
 _OLD_AMOUNT = re.compile(r"\((?P<amt>[\d.,]+)\)")
 _OLD_RESULT = re.compile(r"Bets: (?P<bets>\d[\d,]*(?:\.\d+)?)\.? Collects: (?P<collects>\d[\d,]*(?:\.\d+)?)")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_OLD_GAMES = {"Hold'em": "holdem", "Omaha": "omaha", "Omaha HiLow": "omaha_hilo"}
+_OLD_GAMES = {"Hold'em": "holdem", "Omaha": "omaha", "Omaha HiLow": "omaha_hilo",
+              "Six Plus Hold'em": "holdem_6plus"}  # 36 cards, a small and a big blind posted
 _OLD_STUD = {"Seven Cards Stud": "stud", "Seven Cards Stud HiLow": "stud_hilo"}
 _OLD_STUD_ROUNDS = ("*** Third street", "*** Fourth street", "*** Fifth street", "*** Sixth street")
 _OLD_STREETS = {"*** FLOP": Street.FLOP, "*** TURN": Street.TURN, "*** RIVER": Street.RIVER}

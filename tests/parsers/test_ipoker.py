@@ -17,7 +17,7 @@ from parsers.formats.ipoker import FORMAT
 from parsers.model import Hand, Kind, Provenance, Quarantined
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._site_helpers import FPDB, SMITHY, files_of, hand_from, net_of, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, files_of, hand_from, net_of, not_ok, parse_all
 from warehouse.reconcile import reconcile_hands
 
 FLOP = (*FPDB, "iPoker", "Flop")
@@ -52,7 +52,7 @@ def test_every_ipoker_game_parses_or_has_a_named_reason(corpus):
     )
     kinds = Counter(re.sub(r" \d+.*", "", q.reason.split(":")[0]) for q in bad)
     assert kinds == {
-        "unsupported variant": 2,  # 5 Card Stud, Six Plus (short deck); 7-card stud is read (issue 12)
+        "unsupported variant": 1,  # 5 Card Stud; 7-card stud and Six Plus are read (issue 12)
         "partial export": 31,  # fpdb's partial.format: blinds only, no win/bet totals written
         "actions put in": 1,  # HHSmithy's hand-made 10-seat sample: a seat copied without actions
         "1 player(s) listed": 1,  # HHSmithy's InValidHand sample
@@ -210,3 +210,11 @@ def test_sniffing_is_tight():
     for other in ("Merge", "MicroGaming", "BossMedia"):
         table = real_data(*SMITHY, other, "CashGame", "Tables", "Table1.txt")
         assert not FORMAT.sniff(table.read_text(encoding="utf-8-sig")[:8192])
+
+
+def test_six_plus_holdem_posts_both_blinds() -> None:
+    hands, quarantined = parse_all(FORMAT, [real_data(*FPDB, "iPoker", "Flop", "6+Holdem-EUR-0.25-0.50-201702.txt")])
+    # "<gametype>Six Plus Holdem NL €0.25/€0.50</gametype>": 6+ hold'em, and the hand posts both blinds
+    (hand,) = hands
+    assert quarantined == [] and (hand.variant, hand.betting, hand.sb, hand.bb) == ("holdem_6plus", "NL", 25, 50)
+    assert [a.kind for a in hand.actions[:2]] == [Kind.POST_SB, Kind.POST_BB] and not_ok(hands) == {}

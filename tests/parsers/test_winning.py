@@ -43,20 +43,19 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
     files = _files()
     hands, quarantined = parse_all(FORMAT, files)
     assert len(hands) + len(quarantined) == sum(_headers(p) for p in files)
-    kinds_of_reason = ("unsupported variant", "street header without board cards", "truncated hand")
+    kinds_of_reason = ("street header without board cards", "truncated hand")
     reasons = {next((k for k in kinds_of_reason if k in q.reason), q.reason) for q in quarantined}
-    # Six Plus Hold'em; a hand whose flop header precedes the deal (its actions contradict its summary);
+    # a hand whose flop header precedes the deal (its actions contradict its summary);
     # HHSmithy's deliberately cut "InValidHand.txt"; a UTF-16 stud file cut inside its last character
     assert reasons == set(kinds_of_reason), reasons
-    odd = [q for q in quarantined if "unsupported variant" not in q.reason]
-    assert {Path(q.source_file).name for q in odd} == {
+    assert {Path(q.source_file).name for q in quarantined} == {
         "PLO8-6max-USD-20-40-201609.no.flop.HH20160913 G31116857.txt", "InValidHand.txt",
         "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt",
     }
-    assert {q.reason for q in quarantined if "unsupported variant" in q.reason} == {
-        "line 2: unsupported variant: Six Plus Hold'em"}
     unique = list({h.hand_id: h for h in hands}.values())
-    assert len(unique) == 91  # 85 hold'em and omaha hands, 6 seven card stud
+    # 85 hold'em and omaha hands, 6 seven card stud, one "(Six Plus Hold'em)" (both blinds posted)
+    assert len(unique) == 92
+    assert sum(h.variant == "holdem_6plus" for h in unique) == 1
     bad = not_ok(unique)
     assert set(bad) == UNWRITTEN_JACKPOT_DROP
     assert {(r["diff_awards"], r["diff_total_pot"]) for r in bad.values()} == {(-25, 25)}
