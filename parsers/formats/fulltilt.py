@@ -115,6 +115,8 @@ def _game(text: str) -> tuple[str, str]:
     for prefix, structure in _BETTING_WORDS:
         if low.startswith(prefix) and low[len(prefix):].strip() in _GAMES:
             return _GAMES[low[len(prefix):].strip()], structure
+    if low in ("pl courchevel hi", "pot limit courchevel hi"):  # 5-card omaha, one flop card dealt first
+        return "courchevel", "PL"
     for word in _UNSUPPORTED:
         if word in low:
             raise ParseError(f"unsupported variant: {text.strip()}")
@@ -274,13 +276,19 @@ def _read_body(hand: Hand, lines: list[str], scale: int, family: str = "flop") -
                 continue
             if game and label.startswith("SHOW DOWN"):
                 continue
+            if label == "FLOPET" and hand.variant == "courchevel":
+                # "*** FLOPET *** [9h]": Courchevel's first flop card, shown before the preflop betting
+                boards[1] = _cards(" ".join(re.findall(r"\[([^]]*)\]", line)))
+                continue
             street = _STREET.match(line)
             if street is not None:
                 kind = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}[street.group(1)]
                 if kind is not led.street and street.group(2) in (None, "1"):
                     led.new_street(kind)
                 cards = _cards(" ".join(re.findall(r"\[([^]]*)\]", street.group(3))))
-                boards[int(street.group(2) or 1)] = cards
+                run = int(street.group(2) or 1)
+                # Courchevel's "*** FLOP *** [9s Kd]" writes only the two cards after the FLOPET one
+                boards[run] = boards.get(run, "") + cards if kind is Street.FLOP and len(cards) == 4 else cards
             continue
         if line.startswith("Seats: ") and line[7:].isdigit() and not led.actions:
             hand.max_seats = hand.max_seats or int(line[7:])  # 2013 rush tournaments: "Seats: 9"

@@ -15,10 +15,10 @@ import polars as pl
 import pytest
 
 from parsers.formats.fulltilt import FORMAT
-from parsers.model import Hand, Kind, Quarantined
+from parsers.model import Hand, Kind, Quarantined, Street
 from parsers.registry import sniff_format
 from tests.conftest import real_data
-from tests.parsers._site_helpers import FPDB, SMITHY, cut_copy, files_of, hand_from, parse_all
+from tests.parsers._site_helpers import FPDB, SMITHY, cut_copy, files_of, hand_from, not_ok, parse_all, parse_one
 from warehouse.reconcile import reconcile_hands
 
 FLOP = (*FPDB, "FTP", "Flop")
@@ -39,10 +39,10 @@ def test_every_full_tilt_hand_parses_or_has_a_named_reason(corpus):
     hands, bad = corpus
     assert len(hands) >= 100
     kinds = Counter(re.sub(r"^line \d+: ", "", q.reason).split(":")[0] for q in bad)
-    # Irish and Courchevel (stud, razz, draw and badugi are read: tests/parsers/test_stud_draw.py);
+    # Irish (Courchevel, stud, razz, draw and badugi are read: tests/parsers/test_stud_draw.py);
     # fpdb's observed hand with no seat list; HHSmithy's InValidHand sample (cut before any winner),
     # a triple-draw "Dead hand" (both players sit out, nothing won) and a "(partial)" one (summary only)
-    assert kinds == {"unsupported variant": 2, "unrecognised line 'cinidy lynn posts the small blind of $25'": 1,
+    assert kinds == {"unsupported variant": 1, "unrecognised line 'cinidy lynn posts the small blind of $25'": 1,
                      "truncated hand": 3}, kinds
     assert len(hands) / (len(hands) + 2) >= 0.98
 
@@ -128,3 +128,14 @@ def test_fixed_limit_stores_the_posted_blinds_not_the_bet_sizes(corpus):
         sbs = [a.amount for a in h.actions if a.kind is Kind.POST_SB and not a.all_in]
         bbs = [a.amount for a in h.actions if a.kind is Kind.POST_BB and not a.all_in]
         assert (h.sb, h.bb) == (sbs[0] if sbs else h.sb, bbs[0] if bbs else h.bb), h.hand_id
+
+
+def test_courchevel_shows_its_first_flop_card_before_the_preflop_betting() -> None:
+    path = real_data(*FPDB, "FTP", "Flop", "PL-Courchevel-6max-play-25-50-201305.txt")
+    (hand,) = parse_one(FORMAT, path)
+    # "PL Courchevel Hi - 25/50"; "*** FLOPET *** [9h]" then "*** FLOP *** [9s Kd]": the flop is 9h 9s Kd
+    assert (hand.variant, hand.betting, hand.sb, hand.bb, hand.currency) == ("courchevel", "PL", 25, 50, "PLAY")
+    assert [b.cards for b in hand.boards] == ["9h9sKd7h7d"]
+    assert [h.cards for h in hand.hole_cards if h.player == "Hero"] == ["8sAc9c7c5h"]
+    # "Hero calls 50" and the rest after the FLOPET card are the preflop betting
+    assert {a.street for a in hand.actions[:7]} == {Street.PREFLOP} and not_ok([hand]) == {}
