@@ -12,7 +12,13 @@ so all three reconcile; a side pot is written "Total Pot(5,480:3,750,1,730)" (to
 pot). The 7-2 proposition pot (paid by the other players outside the hand's betting) is money
 added to the pot from outside: ``site_added``, and part of the written total. Times are Eastern.
 "All-In (Timeout)" with no amount is a disconnected player kept in the hand for what he already
-put in: a call of nothing, all in. Stud is quarantined as an unsupported variant.
+put in: a call of nothing, all in.
+
+Seven card stud, stud hi/lo and razz (issue 12; "Seven Card Hi/Lo  Normal $0.02/$0.04": the small and
+big bet): "*** 3rd STREET ***" .. "*** 6TH STREET ***", then "*** RIVER ***" (seventh street); each
+street repeats every player's cards so far ("PLAYER1 - Pocket [H H Js 10d]", H a card face down), the
+last new; "Bring-In $0.01" opens and third street's first bet or raise completes it. The fpdb sample
+writes no Table line.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import ClassVar
 from parsers.base import StartLineFormat
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import EASTERN, HandBuilder, Money, cards, new_hand, read_seat_lines, to_utc
-from parsers.model import Hand, Kind, ParseError, Provenance, Street
+from parsers.model import Hand, Kind, ParseError, Provenance, Street, StreetCards
 from parsers.reading import Block
 
 _START = re.compile(r"^\ufeff?Stage #(?P<no>C?\d+)[: ]")
@@ -44,7 +50,10 @@ _TOUR_GAME = re.compile(
 )
 _TABLE = re.compile(r"^Table: (?P<table>.+?) \((?:Real|Play) Money\) Seat #(?P<button>\d+) is the dealer")
 _SEAT = re.compile(r"^Seat (?P<seat>\d+) - (?P<name>.+) \((?P<cash>\$?[\d.,]+) in chips\)\s*$")
-_STREET = re.compile(r"^\*\*\* (?P<street>POCKET CARDS|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY) \*\*\*(?P<cards>.*)$")
+_STREET = re.compile(
+    r"^\*\*\* (?P<street>POCKET CARDS|FLOP|TURN|RIVER|SHOW DOWN|SUMMARY|3rd STREET|[4-6]TH STREET) \*\*\*"
+    r"(?P<cards>.*)$"
+)
 _COLLECTS = re.compile(
     r"^(?P<name>.+) Collects (?P<amt>\$?[\d.,]+) from (?P<pot>main pot|side pot-\d+|.+ proposition pot)$"
 )
@@ -53,7 +62,11 @@ _FEE = re.compile(r"\| (?P<what>[^(|]+?) \((?P<amt>\$?[\d.,]+)\)")
 _RAISE = re.compile(r"^(?P<amt>\$?[\d.,]+) to (?P<to>\$?[\d.,]+)$")
 _POSTS = re.compile(r"^Posts (?:(?P<dead_total>dead) )?(?P<amt>\$?[\d.,]+)(?: dead (?P<dead>\$?[\d.,]+))?$")
 _NOTE = re.compile(r"\s+\((?:Preselection|Timeout)\)$")
-_VARIANTS = {"holdem": "holdem", "omaha": "omaha", "omaha hi/lo": "omaha_hilo"}
+_VARIANTS = {"holdem": "holdem", "omaha": "omaha", "omaha hi/lo": "omaha_hilo", "seven card": "stud",
+             "seven card hi/lo": "stud_hilo", "razz": "razz"}
+_STUD = ("stud", "stud_hilo", "razz")
+_STUD_STREETS = {"3rd STREET": Street.THIRD, "4TH STREET": Street.FOURTH, "5TH STREET": Street.FIFTH,
+                 "6TH STREET": Street.SIXTH, "RIVER": Street.SEVENTH, "SHOW DOWN": Street.SHOWDOWN}
 _LIMITS = {"no limit": "NL", "pot limit": "PL", "normal": "FL"}
 _STREETS = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER, "SHOW DOWN": Street.SHOWDOWN}
 #: the pot number of a 7-2 proposition award (paid from outside the hand, never a side pot)
@@ -80,10 +93,11 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
     hand.started_at = to_utc(h["when"], "%Y-%m-%d %H:%M:%S", EASTERN)
     money = _game(hand, h["game"], h["tid"])
     t = _TABLE.match(lines[1]) if len(lines) > 1 else None
-    if t is None:
+    if t is not None:
+        hand.table_name, hand.button_seat = t["table"], int(t["button"])
+    elif hand.variant not in _STUD:
         raise ParseError("no table line after the header", 2)
-    hand.table_name, hand.button_seat = t["table"], int(t["button"])
-    i = read_seat_lines(hand, lines, 2, _SEAT, money)
+    i = read_seat_lines(hand, lines, 2 if t is not None else 1, _SEAT, money)
     _Reader(hand, money).read(lines, i)
     return hand
 
@@ -100,11 +114,15 @@ def _game(hand: Hand, game: str, tid: str | None) -> Money:
         raise ParseError(f"unsupported variant: {game}", 1)
     variant = g["variant"].lower()
     if variant not in _VARIANTS:
-        raise ParseError(f"unsupported variant: {g['variant']} (stud: no bring-in/up-card model)", 1)
+        raise ParseError(f"unsupported variant: {g['variant']}", 1)
     hand.variant, hand.betting = _VARIANTS[variant], _LIMITS[g["limit"].lower()]
     money = Money(hand.unit_scale)
     stakes = [money(x) for x in g["stakes"].split("/")]
     hand.bb = stakes[0]
+    if hand.variant in _STUD:
+        if hand.betting != "FL" or len(stakes) != 2:
+            raise ParseError(f"unsupported variant: {game} (stud other than fixed limit)", 1)
+        hand.small_bet, hand.big_bet = stakes
     if tid is None and g["ante"]:
         hand.ante = money(g["ante"])
     return money
@@ -120,6 +138,11 @@ class _Reader:
         self.dealt = False  # the pocket cards are dealt: an all-in is a decision, not a post
         self.summary = False
         self.prop = 0
+        self.stud = hand.variant in _STUD
+        self.completed = False  # stud: third street's bring-in completed
+        self.held: dict[str, int] = {}  # stud: how many of each player's cards are known
+        if self.stud:
+            self.b.new_street(Street.THIRD)  # the antes are third street's
 
     def read(self, lines: list[str], start: int) -> None:
         for n in range(start, len(lines)):
@@ -135,7 +158,12 @@ class _Reader:
         if self.prop:
             hand.site_added = self.prop
             hand.site_total_pot += self.prop
-        if hand.betting == "FL":
+        if hand.variant in _STUD:  # no blinds: bb is the small bet, as in the flop games' fixed limit
+            hand.sb = 0
+            if hand.hero is not None:
+                held = "".join(c.cards for c in hand.street_cards if c.player == hand.hero)
+                self.b.hole(hand.hero, held, Provenance.DEALT)
+        elif hand.betting == "FL":
             fixed_limit_blinds(hand, hand.bb)
         else:
             hand.sb = next((a.amount or 0 for a in hand.actions if a.kind is Kind.POST_SB), hand.bb // 2)
@@ -167,6 +195,11 @@ class _Reader:
             self.summary = True
         elif street == "POCKET CARDS":
             self.dealt = True
+        elif self.stud:
+            self.dealt = True
+            if street not in _STUD_STREETS:
+                raise ParseError(f"street {street!r} in a stud hand")
+            self.b.new_street(_STUD_STREETS[street])
         else:
             self.b.new_street(_STREETS[street])
             if board.strip():
@@ -179,9 +212,28 @@ class _Reader:
             return
         self.b.award(player, amount, 0 if pot == "main pot" else int(pot.rsplit("-", 1)[1]))
 
+    def _pocket(self, player: str, text: str) -> None:
+        """A stud 'Pocket [H H Js 10d]' line: the player's cards so far; the ones not seen before are
+        this street's (third street: two down, one up; seventh: down)."""
+        got = [cards(c) if c != "H" else "??" for c in text.split()]
+        new = got[self.held.get(player, 0):]
+        if not new:
+            return  # a folded player's cards written again
+        self.held[player] = len(got)
+        street, rows = self.b.street, self.hand.street_cards
+        if street is Street.THIRD and len(new) == 3:
+            rows.append(StreetCards(player, street, "".join(new[:2]), False))
+            rows.append(StreetCards(player, street, new[2], True))
+        else:
+            rows.append(StreetCards(player, street, "".join(new), street is not Street.SEVENTH))
+        if "??" not in got[:2]:
+            self.hand.hero = player
+
     def _action(self, player: str, rest: str) -> None:
         b, money = self.b, self.money
         verb, _, arg = rest.partition(" ")
+        if self.stud and self._stud_action(player, verb, arg):
+            return
         if verb == "Folds":
             b.fold(player)
             if m := re.search(r"Fold & Show \[([^\]]*)\]", arg):
@@ -212,6 +264,24 @@ class _Reader:
             b.uncalled(player, money(arg.split(")", 1)[0].lstrip("(")))
         elif not rest.startswith(_QUIET):
             raise ParseError(f"unrecognised action {rest[:80]!r}")
+
+    def _stud_action(self, player: str, verb: str, arg: str) -> bool:
+        """Pocket cards, the bring-in and the completion; False for the rest of the grammar."""
+        b = self.b
+        if verb == "Pocket":
+            self._pocket(player, arg.strip("[]"))
+        elif verb == "Bring-In":
+            amount = self.money(arg)
+            self.hand.bring_in = self.hand.bring_in or amount
+            b.post(player, Kind.BRING_IN, amount)
+        elif verb in ("Bets", "Raises") and b.street is Street.THIRD and not self.completed:
+            r = _RAISE.match(arg)
+            to = self.money(r["to"]) if r is not None else b.committed(player) + self.money(arg)
+            b.complete(player, to, to - b.max_committed_excluding(player))
+            self.completed = True
+        else:
+            return False
+        return True
 
     def _all_in(self, player: str, arg: str) -> None:
         if not arg:

@@ -7,7 +7,7 @@ reconcile with the site's own "Total Pot(...) | Rake (...) | Jackpot Rake (...)"
 from __future__ import annotations
 
 from parsers.formats.absolute import FORMAT
-from parsers.model import Kind
+from parsers.model import Kind, Street, StreetCards
 from tests.conftest import real_data
 
 from ._site_helpers import awards, by_id, claims, foreign_claims, kinds, not_ok, parse_all, parse_one, put_in
@@ -17,14 +17,28 @@ CASH = ("fpdb3_regression", "regression-test-files", "cash", "Absolute")
 TOUR_FILE = "IHH20110116 $1K Special Sunday FR 3 Tourney ID 5945889 No Limit Hold'em Freeroll(Real Money).txt"
 
 
-def test_every_cash_hand_parses_and_reconciles_or_is_stud() -> None:
+def test_every_cash_hand_parses_and_reconciles() -> None:
     hands, quarantined = parse_all(FORMAT, claims(FORMAT))
     # 12 Absolute + 1 UltimateBet hold'em/omaha files, one hand each; one stud hi/lo file
-    assert len(hands) == 13
-    assert [q.reason for q in quarantined] == [
-        "line 1: unsupported variant: Seven Card Hi/Lo (stud: no bring-in/up-card model)"
-    ]
+    assert len(hands) == 14 and quarantined == []
     assert not_ok(hands) == {}
+
+
+def test_stud_hi_lo_cards_so_far_bring_in_and_split_pot() -> None:
+    path = real_data("fpdb3_regression", "regression-test-files", "cash", "Absolute", "Stud",
+                     "7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt")
+    (hand,) = parse_all(FORMAT, [path])[0]
+    # "Seven Card Hi/Lo  Normal $0.02/$0.04", seven "Ante $0.01", "PLAYER7 - Bring-In $0.01"
+    assert (hand.variant, hand.sb, hand.bb, hand.small_bet, hand.big_bet) == ("stud_hilo", 0, 2, 2, 4)
+    assert (hand.ante, hand.bring_in) == (1, 1) and kinds(hand, Kind.BRING_IN) == [("PLAYER7", 1, 1)]
+    # "PLAYER1 - Pocket [H H Js 10d]" on 4th street: 10d is new and up; "[... 2c H]" on the river: down
+    assert StreetCards("PLAYER1", Street.FOURTH, "Td", True) in hand.street_cards
+    assert StreetCards("PLAYER1", Street.SEVENTH, "??", False) in hand.street_cards
+    assert hand.hero == "Hero" and [h.cards for h in hand.hole_cards if h.player == "Hero"] == ["Tc5c7s"]
+    # "Total Pot($0.43) | Rake ($0.04)", "PLAYER3 Collects $0.19", "PLAYER6 Collects $0.20"
+    assert (hand.site_total_pot, hand.site_rake) == (43, 4)
+    assert sorted((w.player, w.amount) for w in hand.awards) == [("PLAYER3", 19), ("PLAYER6", 20)]
+    assert not_ok([hand]) == {}
 
 
 def test_tournament_file_parses_and_reconciles() -> None:
