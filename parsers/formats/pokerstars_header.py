@@ -195,6 +195,8 @@ def parse_header(line: str) -> Header:
         rest = rest.partition("}")[2].strip()
     if rest.startswith("Zoom Tournament #"):  # a Zoom tournament's hand: the same header after "Zoom"
         rest = rest[5:]
+    if rest.startswith("TOURNAMENT #"):  # PokerTracker 2's re-export: the 2009 header in capitals
+        rest = "Tournament #" + rest[12:].replace(" - LEVEL ", " - Level ", 1)
     if rest.startswith("Tournament #"):
         t = _TOURNEY_RE.match(rest)
         if t is None:

@@ -73,7 +73,7 @@ def test_pokerstars_stud_and_draw_hands_per_game_all_reconcile() -> None:
     hands, games = _games(pokerstars.FORMAT)
     assert games == {
         ("badugi", None): 108, ("draw5", None): 37, ("draw27_triple", None): 20, ("draw27_single", None): 4,
-        ("stud", None): 13, ("stud_hilo", None): 7, ("razz", None): 9,
+        ("stud", None): 13, ("stud_hilo", None): 8, ("razz", None): 9,
         # the 8-Game home-game shoot-out and the $400/$800 cash hand; Triple Stud; mixed hold'em / omaha
         ("holdem", "8-Game"): 48, ("omaha_hilo", "8-Game"): 17, ("omaha", "8-Game"): 1,
         ("razz", "8-Game"): 19, ("stud", "8-Game"): 16, ("stud_hilo", "8-Game"): 19, ("draw27_triple", "8-Game"): 18,
@@ -193,7 +193,7 @@ def test_stud_streets_are_opened_by_the_board_the_game_names() -> None:
     stars, _ = _games(pokerstars.FORMAT)
     merged, _ = _games(merge.FORMAT)
     # PokerStars: every stud hand's bring-in and later first actors; Merge's too ("null" down cards)
-    assert _acting_order_checked(stars) == (73, 225)
+    assert _acting_order_checked(stars) == (74, 229)
     assert _acting_order_checked(merged) == (15, 54)
 
 

@@ -438,3 +438,12 @@ def test_winning_tournaments_in_both_dialects() -> None:
     sng = [h for h in hands if h.table_name == "$5 Regular 9-Max, Table 1"]
     assert sng and {(h.game_type, h.currency) for h in sng} == {("tournament", "CHIPS")}
     assert next(h for h in sng if h.site_hand_no == "695300472").seats[0].stack == 1500
+
+
+def test_pokertracker_2_re_export_of_a_stars_stud_tournament_in_capitals() -> None:
+    path = tour("Stars", "Stud", "7-StudHL-USD-10-1-200906.PT2.export.txt")
+    # "PokerStars Game #29356803849: TOURNAMENT #169962475, $10+$1 7 CARD STUD HI/LO LIMIT - LEVEL I (25/50)"
+    (hand,) = parse_all(pokerstars.FORMAT, [path])[0]
+    assert (hand.variant, hand.game_type, hand.tournament_id, hand.tournament_level) == (
+        "stud_hilo", "tournament", "169962475", "I")
+    assert (hand.small_bet, hand.big_bet, hand.ante, hand.bring_in) == (25, 50, 5, 10) and not_ok([hand]) == {}
