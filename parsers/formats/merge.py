@@ -30,6 +30,7 @@ from parsers.base import TextHandFormat, read_guarded
 from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
 from parsers.model import (
     POSTS,
+    STUD_VARIANTS,
     Hand,
     Kind,
     ParseError,
@@ -45,7 +46,8 @@ from parsers.reading import Block, iter_blocks, iter_lines
 _DESCRIPTION = re.compile(r'^\ufeff?\s*<description type="(?P<type>[^"]*)" stakes="(?P<stakes>[^"]*)"')
 _GAME = re.compile(r'^\ufeff?\s*<game id="')
 _STAKES = re.compile(
-    r"^(?P<limit>No Limit|Pot Limit|Limit|Half Pot Limit) \(?\$?(?P<sb>[\d.,]+)/\$?(?P<bb>[\d.,]+)\)?$"
+    r"^(?P<limit>No Limit|Pot Limit|Limit|Half Pot Limit) \(?\$?(?P<sb>[\d.,]+)/\$?(?P<bb>[\d.,]+)"
+    r"(?:/\$?(?P<bet>[\d.,]+))?\)?$"  # no-limit stud: "($0.01/$0.02/$0.10)" ante / bring-in / smallest bet
 )
 #: tournament descriptions: 'type="Holdem Tournament" stakes="No Limit"' (the blinds as posted) or
 #: 'stakes="No Limit Level 4 Blinds 40/80"' (2015, version 2.1)
@@ -235,7 +237,7 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
     if kind not in _GAMES:
         raise ParseError(f"unsupported variant: {description[0]}")
     s = (_TOURNAMENT_STAKES if tournament else _STAKES).match(stakes)
-    if s is None or s["limit"] not in _LIMITS:
+    if s is None or s["limit"] not in _LIMITS or (s.groupdict().get("bet") and _GAMES.get(kind) not in STUD_VARIANTS):
         raise ParseError(f"no betting structure in {stakes!r}")
     hand = new_hand(site="merge", hand_no=game.get("id", ""), fmt="merge", source_file=source_file,
                     offset=block.offset, length=block.length)
@@ -332,7 +334,8 @@ def _game_stakes(hand: Hand, s: re.Match[str], money: Money, seen: dict[str, lis
         hand.sb = 0  # "Limit" with no amounts) the completion, else the bring-in
         hand.bring_in = next((a.amount or 0 for a in hand.actions if a.kind is Kind.BRING_IN), 0)
         completion = next((a.raise_to or 0 for a in hand.actions if a.kind is Kind.COMPLETE), 0)
-        hand.bb = hand.small_bet or completion or hand.bring_in
+        smallest = money(s["bet"]) if s.groupdict().get("bet") else 0  # no-limit stud's smallest bet
+        hand.bb = hand.small_bet or smallest or completion or hand.bring_in
     mine = seen.get(hand.hero or "")
     if hand.hero and mine and "??" not in mine:
         b.hole(hand.hero, "".join(mine), Provenance.DEALT)

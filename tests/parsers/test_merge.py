@@ -21,18 +21,17 @@ def test_every_hand_parses_or_has_a_named_reason() -> None:
     files = claims(FORMAT)
     hands, quarantined = parse_all(FORMAT, files)
     # 65 flop-game hands (64, and HHSmithy's CancelledHand sample, read as cancelled since the
-    # GAME_CANCELLED event, which names no player, is skipped) and 29 stud and draw hands (issue 12:
+    # GAME_CANCELLED event, which names no player, is skipped) and 30 stud and draw hands (issue 12:
     # tests/parsers/test_stud_draw.py)
-    assert len(hands) == 94
+    assert len(hands) == 95
     assert sum(1 for h in hands if h.variant in ("holdem", "omaha", "omaha_hilo")) == 65
     reasons = sorted({q.reason for q in quarantined})
     assert reasons == [
         # a <player> acts whose seat the <players> preamble does not list (fpdb rejects them too)
         "action by a player not in the seat list: seat '0'",
         "action by a player not in the seat list: seat '5'",
-        # Merge's Half Pot Limit badugi and a three-amount NL stud ante/bring-in/bet description
+        # Merge's Half Pot Limit badugi (no such structure in the model)
         "no betting structure in 'Half Pot Limit ($0.50/$0.50)'",
-        "no betting structure in 'No Limit ($0.01/$0.02/$0.10)'",
         "truncated hand: no </game>",  # HHSmithy's InValidHand sample
         "truncated hand: no end-of-game round",  # the last game of FLHE-9max...20110416.xml stops
     ]
@@ -101,3 +100,12 @@ def test_a_horse_cash_hand_that_names_no_game_is_placed_by_the_rotation() -> Non
     assert [(h.site_hand_no, h.variant, h.mix) for h in hands] == [
         ("78854953-355", "stud_hilo", "HORSE"), ("78854953-356", "stud_hilo", "HORSE"),
         ("78854953-357", "stud_hilo", "HORSE")]
+
+
+def test_no_limit_stud_hi_lo_writes_ante_bring_in_and_smallest_bet() -> None:
+    path = real_data("fpdb3_regression", "regression-test-files", "cash", "Merge", "Stud",
+                     "NL7-StudHL-0.01-0.02-0.10-201204.xml")
+    (hand,) = parse_all(FORMAT, [path])[0]
+    # 'type="7-Stud H/L8" stakes="No Limit ($0.01/$0.02/$0.10)"': ante 0.01, bring-in 0.02, bets from 0.10
+    assert (hand.variant, hand.betting, hand.sb, hand.bb, hand.ante, hand.bring_in) == ("stud_hilo", "NL", 0, 10, 1, 2)
+    assert hand.small_bet is None and not_ok([hand]) == {}

@@ -91,7 +91,7 @@ def test_merge_stud_and_draw_hands_per_game_all_reconcile() -> None:
     hands, games = _games(merge.FORMAT)
     assert games == {
         ("draw27_triple", None): 18, ("drawa5_triple", None): 1, ("draw5", None): 1, ("badugi", None): 1,
-        ("stud", None): 1, ("stud_hilo", None): 2, ("razz", None): 1,
+        ("stud", None): 1, ("stud_hilo", None): 3, ("razz", None): 1,
         ("holdem", "HORSE"): 10, ("omaha_hilo", "HORSE"): 4, ("razz", "HORSE"): 4, ("stud_hilo", "HORSE"): 9,
         ("stud", "HORSE"): 4,
     }
@@ -194,7 +194,7 @@ def test_stud_streets_are_opened_by_the_board_the_game_names() -> None:
     merged, _ = _games(merge.FORMAT)
     # PokerStars: every stud hand's bring-in and later first actors; Merge's too ("null" down cards)
     assert _acting_order_checked(stars) == (74, 229)
-    assert _acting_order_checked(merged) == (15, 54)
+    assert _acting_order_checked(merged) == (16, 58)
 
 
 def test_five_card_draw_without_a_draw_marker_and_its_discards() -> None:
