@@ -103,11 +103,26 @@ class BovadaFormat(StartLineFormat):
             if collapsed is None:
                 raise
             return collapsed
-        if _first_repeat(block.lines, len(block.lines)) is not None:
+        if _first_repeat(block.lines, len(block.lines)) is not None and not _checks_across_streets(hand, block.lines):
             # repeats that happen to add up (an extra raise handed back as uncalled): the reading
             # with each repeat kept once wins when it matches the site's totals as well
             return _parse_collapsed(block, source_file) or hand
         return hand
+
+
+def _checks_across_streets(hand: Hand, lines: list[str]) -> bool:
+    """True when every verbatim repeat is a check that closed one betting round and a check by the
+    same player opening the next (exports that write no street markers: the big blind checks his
+    option, then checks first on the flop). Those are two decisions, not one line written twice:
+    the rounds (``_Rounds``) put them on two streets, which a repeat within one round cannot be.
+    """
+    repeats = [lines[n] for n in range(1, len(lines)) if lines[n] == lines[n - 1] and " : " in lines[n]]
+    if not repeats or not all(line.rstrip().endswith(" : Checks") for line in repeats):
+        return False
+    decisions = [a for a in hand.actions if a.kind in (Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE)]
+    pairs = [(a, b) for a, b in pairwise(decisions)
+             if a.player == b.player and a.kind is b.kind is Kind.CHECK]
+    return len(pairs) == len(repeats) and all(a.street is not b.street for a, b in pairs)
 
 
 def _parse_collapsed(block: Block, source_file: str) -> Hand | None:

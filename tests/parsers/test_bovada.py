@@ -168,3 +168,21 @@ def test_seat_numbers_that_are_player_ids() -> None:
     assert [(s.seat_no, s.player) for s in hand.seats][:6] == [
         (1, "#5"), (2, "#8"), (3, "#9"), (4, "#7"), (5, "#6"), (6, "#4"),
     ]
+
+
+def test_a_check_closing_one_round_and_the_same_players_check_opening_the_next_are_two_decisions() -> None:
+    hands, _ = parse_all(FORMAT, [bov("PLO-USD-5-10-201204.new.format.txt")])
+    # 2012 exports write no street markers: "UTG : Calls $10", "UTG+1  [ME] : Calls $10", the blinds
+    # fold or check: "Big Blind : Checks" closes preflop and "Big Blind : Checks" again opens the flop.
+    # Read as one line written twice, the flop's bet became the turn's and the river's bet went missing
+    hand = by_id(hands, "bovada:2601408198")
+    streets = [(a.street, a.player, a.kind) for a in hand.actions if a.kind in (Kind.CHECK, Kind.BET)]
+    assert streets == [
+        (Street.PREFLOP, "Big Blind", Kind.CHECK), (Street.FLOP, "Big Blind", Kind.CHECK),
+        (Street.FLOP, "UTG", Kind.BET), (Street.TURN, "Big Blind", Kind.CHECK), (Street.TURN, "UTG", Kind.CHECK),
+        (Street.TURN, "Hero", Kind.CHECK), (Street.RIVER, "Big Blind", Kind.BET),
+    ]
+    other = by_id(hands, "bovada:2601411038")
+    assert [(a.street, a.kind) for a in other.actions if a.player == "Big Blind"][1:] == [
+        (Street.PREFLOP, Kind.CHECK), (Street.FLOP, Kind.CHECK), (Street.FLOP, Kind.FOLD)]
+    assert not_ok([hand, other]) == {}
