@@ -26,6 +26,8 @@ import numpy as np
 import polars as pl
 from sklearn.ensemble import HistGradientBoostingClassifier
 
+from detectors import treepredict
+
 RANKER_VERSION = "evrank-1.0"
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
@@ -156,7 +158,7 @@ class EvidenceRanker:
         cand = candidates(con, sql)
         if cand.is_empty():
             return []
-        p = est.predict_proba(_matrix(cand, self.features))[:, list(est.classes_).index(1)]
+        p = treepredict.predict_proba(est, _matrix(cand, self.features))[:, list(est.classes_).index(1)]
         ranked = cand.select("flag_key", "hand_id", "s").with_columns(pl.Series("m", p)).sort(
             ["flag_key", "m", "s", "hand_id"], descending=[False, True, True, False]
         ).group_by("flag_key", maintain_order=True).agg(pl.col("hand_id").head(top))

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 from sklearn.ensemble import HistGradientBoostingClassifier, IsolationForest
 
-from detectors import pairfx
+from detectors import pairfx, treepredict
 from detectors.calibrate import population_z
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
@@ -71,7 +71,7 @@ class PairModel:
     def predict(self, u: pl.DataFrame) -> pl.DataFrame:
         """Columns p_pair (1 - P(none)) and p_<family> for every row of u."""
         x = design(u, self.features, getattr(self, "calibrated", False))
-        proba = self.estimator.predict_proba(x)
+        proba = treepredict.predict_proba(self.estimator, x)
         classes = [str(c) for c in self.estimator.classes_]
         cols = {f"p_{c}": proba[:, classes.index(c)] if c in classes else np.zeros(len(x)) for c in CLASSES}
         cols["p_pair"] = 1.0 - cols["p_none"]
