@@ -14,6 +14,7 @@ from typing import NamedTuple
 from parsers.model import NON_FLOP_VARIANTS, Hand
 
 from .clock import clock_findings
+from .exportdata import export_findings
 from .findings import Finding
 from .handchecks import hand_findings
 from .money import check_money
@@ -40,12 +41,14 @@ class CheckedBatch(NamedTuple):
 
 def check_hand(hand: Hand, prof: Profile) -> HandCheck:
     """Replay one hand and run its per-hand checks (CLOCK.* only when the profile's shot clock is on
-    and the hand logs per-action times: ``clock_findings`` returns nothing otherwise)."""
+    and the hand logs per-action times: ``clock_findings`` returns nothing otherwise). Online, the ERRORs
+    that rest on the export contradicting itself are then turned DATA (``rules.exportdata``)."""
     if hand.variant in NON_FLOP_VARIANTS:  # stud/draw (issue 12): money checks only, no betting replay
         rp, found = check_money(hand, prof)
         return HandCheck(hand, prof, rp, found)
     rp = replay(hand, prof)
-    return HandCheck(hand, prof, rp, rp.findings + hand_findings(hand, prof, rp) + clock_findings(hand, prof, rp))
+    found = rp.findings + hand_findings(hand, prof, rp) + clock_findings(hand, prof, rp)
+    return HandCheck(hand, prof, rp, export_findings(hand, prof, rp, found))
 
 
 def _book_namer(rulebook: str | None, pmap: ProfileMap) -> Callable[[Hand], str]:
