@@ -31,9 +31,12 @@ _HEADER = re.compile(
     r"(?P<limit>No Limit|Pot Limit|Fixed Limit|Limit) \((?P<sym>[$€£¥]?)(?P<sb>[\d.,]+)/[$€£¥]?(?P<bb>[\d.,]+)"
     r"(?: (?P<iso>[A-Z]{3}))?\) - (?P<when>\d{4}/\d\d/\d\d \d\d?:\d\d(?::\d\d)?) UTC"
 )
+#: a tournament hand's game text: the tournament, its buy-in and name, then the game
+_TOURNAMENT = re.compile(r"^Tournament #(?P<tid>\d+), .*, (?P<game>[^,]+)$")
 _TABLE = re.compile(r"^Table (?:ID )?'(?P<name>.*)' (?P<max>\d+)-[Mm]ax (?:Seat #(?P<btn>\d+) is the button)?")
 _SEAT = re.compile(
-    r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<cash>[$€£¥]?[\d.,]+) in chips\)(?P<out> is sitting out)?$"
+    r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<cash>[$€£¥]?[\d.,]+) in chips\)(?P<out> is sitting out)?"
+    r"(?P<hero> \[hero\])?$"  # Run It Once tournaments mark the hero's seat
 )
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]$")
 _STREET = re.compile(r"^\*\*\* (?P<street>HOLE CARDS|FLOP|TURN|RIVER|SHOW ?DOWN|SUMMARY) \*\*\*(?P<cards>.*)$")
@@ -82,14 +85,20 @@ def _parse(lines: list[str], block: Block, source_file: str, *, to_is_added: boo
     m = _HEADER.match(lines[0])
     if m is None:
         raise ParseError(f"unrecognised header {lines[0]!r}", 1)
-    if m["game"] not in _GAMES:
+    game, tour = m["game"], _TOURNAMENT.match(m["game"])
+    if tour is not None:  # "Tournament #122715, €4.69+€0.31 Cub3d, Hold'em No Limit (10/20)": chips
+        game = tour["game"]
+    if game not in _GAMES:
         raise ParseError(f"unsupported variant: {m['game']}", 1)
     hand = new_hand(
         site=_ROOMS[m["room"]], hand_no=m["no"], fmt="stars_apps", source_file=source_file,
         offset=block.offset, length=block.length,
     )
     hand.betting = _LIMITS[m["limit"]]
-    hand.currency = m["iso"] or _CURRENCY.get(m["sym"], "")
+    if tour is not None:
+        hand.game_type, hand.tournament_id, hand.currency, hand.unit_scale = "tournament", tour["tid"], "CHIPS", 1
+    else:
+        hand.currency = m["iso"] or _CURRENCY.get(m["sym"], "")
     if not hand.currency:
         raise ParseError(f"no currency in {lines[0]!r}", 1)
     money = Money(hand.unit_scale)
@@ -104,6 +113,8 @@ def _parse(lines: list[str], block: Block, source_file: str, *, to_is_added: boo
     i = 2
     while i < len(lines) and (s := _SEAT.match(lines[i])) is not None:
         hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"]), s["out"] is not None))
+        if s["hero"]:
+            hand.hero = s["name"]
         i += 1
     if not hand.seats:
         raise ParseError("no seats", i + 1)
@@ -150,7 +161,7 @@ def _parse(lines: list[str], block: Block, source_file: str, *, to_is_added: boo
     if hand.site_total_pot is None:
         raise ParseError("truncated hand: no 'Total pot' line")
     _hole_cards(hand, b, dealt)
-    hand.variant = _variant(m["game"], dealt, b)
+    hand.variant = _variant(game, dealt, b)
     return b.finish()
 
 

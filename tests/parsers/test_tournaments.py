@@ -27,6 +27,7 @@ from parsers.formats import (
     pkr,
     pokerstars,
     pokertracker,
+    stars_apps,
     winamax,
     winning,
 )
@@ -447,3 +448,12 @@ def test_pokertracker_2_re_export_of_a_stars_stud_tournament_in_capitals() -> No
     assert (hand.variant, hand.game_type, hand.tournament_id, hand.tournament_level) == (
         "stud_hilo", "tournament", "169962475", "I")
     assert (hand.small_bet, hand.big_bet, hand.ante, hand.bring_in) == (25, 50, 5, 10) and not_ok([hand]) == {}
+
+
+def test_run_it_once_tournament_header_and_hero_seat() -> None:
+    path = tour("Stars", "Flop", "NLHE-3max-EUR-5.00-202102.RIO.cub3d.txt")
+    # "Run It Once Poker Hand #53972699: Tournament #122715, €4.69+€0.31 Cub3d, Hold'em No Limit (10/20)"
+    # and "Seat 5: InvesThor (510 in chips) [hero]"
+    (hand,) = parse_all(stars_apps.FORMAT, [path])[0]
+    assert (hand.game_type, hand.tournament_id, hand.currency, hand.unit_scale) == ("tournament", "122715", "CHIPS", 1)
+    assert (hand.variant, hand.sb, hand.bb, hand.hero) == ("holdem", 10, 20, "InvesThor") and not_ok([hand]) == {}
