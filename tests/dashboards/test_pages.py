@@ -226,10 +226,11 @@ def test_hand_replayer_reads_the_address_and_links_back_to_the_case(env: Path) -
     assert ("← Back to case F-chip-001", "app_pages/case.py") in {(lbl, pg.split("/", 3)[-1] if "/" in pg else pg)
                                                                   for lbl, pg in links} or any(
         lbl == "← Back to case F-chip-001" for lbl, _ in links)
-    assert {"★ alice", "★ bob", "carol", "dave"} <= {lbl for lbl, _ in links}
+    # the case holds the chip-dumping pair and the ring around it: all three are its players
+    assert {"★ alice", "★ bob", "★ carol", "dave"} <= {lbl for lbl, _ in links}
     # the case's players are highlighted in the action lines, the others are not
     assert any(":orange-background[**alice**]: raise to" in m.value for m in at.markdown)
-    assert not any(":orange-background[**carol**]" in m.value for m in at.markdown)
+    assert not any(":orange-background[**dave**]" in m.value for m in at.markdown)
 
 
 def test_hand_search_is_case_insensitive_and_partial(env: Path, snapshot: Path) -> None:
