@@ -22,7 +22,7 @@ _HEADER = re.compile(
     r"(?:Tournament #(?P<tid>\d+), .*?)?"
     r"(?P<game>Hold'em|ShortDeck|Omaha Hi/Lo|Omaha|PLO-5|PLO-6|PLO|Omaha5|Omaha6)"
     r"(?: (?P<limit>No Limit|Pot Limit|Fixed Limit|Limit))?"
-    r"(?: - Level ?(?P<level>\w+))? "
+    r"\s+(?:- Level ?(?P<level>\w+) ?)?"  # 2021 MTTs: "Hold'em No Limit   - Level14(300/600)"
     r"\((?P<stakes>[^)]*)\) - (?P<when>\d{4}/\d\d/\d\d \d\d?:\d\d:\d\d)"
 )
 _TABLE = re.compile(

@@ -20,6 +20,7 @@ from parsers.formats import (
     bovada,
     everleaf,
     fulltilt,
+    ggpoker,
     ipoker,
     merge,
     ongame,
@@ -457,3 +458,14 @@ def test_run_it_once_tournament_header_and_hero_seat() -> None:
     (hand,) = parse_all(stars_apps.FORMAT, [path])[0]
     assert (hand.game_type, hand.tournament_id, hand.currency, hand.unit_scale) == ("tournament", "122715", "CHIPS", 1)
     assert (hand.variant, hand.sb, hand.bb, hand.hero) == ("holdem", 10, 20, "InvesThor") and not_ok([hand]) == {}
+
+
+def test_ggpoker_2021_mtt_headers_with_the_level_run_into_its_blinds() -> None:
+    counts, reasons, hands = _per_file(ggpoker.FORMAT, tour("GGPoker"))
+    # "Hold'em No Limit   - Level14(300/600)" (three spaces, no space before the blinds) in 2021,
+    # "Omaha Pot Limit - Level4 (90/180)" in 2020: every file parses and reconciles
+    assert counts["NLHE-8max-MTT-USD-1050-202104.extra.space.txt"] == (1, 0)
+    assert counts["NLHE-8max-MTT-USD-52.50-202104.KO.txt"] == (1, 0)
+    assert not reasons and not_ok(hands) == {}
+    high = next(h for h in hands if h.site_hand_no == "TM600571038")
+    assert (high.tournament_id, high.tournament_level, high.sb, high.bb, high.ante) == ("25313426", "14", 300, 600, 75)
