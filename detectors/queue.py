@@ -20,6 +20,8 @@ from detectors.families import FAMILIES
 #: robust z of a family statistic a reader calls "far out" (medium) or "beyond honest play" (high)
 MEDIUM_Z = 3.5
 HIGH_Z = 6.0
+#: honest spread of a rule score (each is a sum of binomial contrasts scaled to unit variance)
+RULE_SCORE_SIGMA = 1.0
 #: family z beyond which the softmax attribution no longer changes (keeps exp() finite)
 Z_SOFT = 30.0
 
@@ -40,8 +42,9 @@ class Budget:
 
 def family_statistics(u: pl.DataFrame) -> pl.DataFrame:
     """Add t_<family>: each family's rule score as a robust z among this room's pairs, and
-    t_max (the strongest family's), the evidence strength that decides severity."""
-    u = population_z(u, [f"r_{f}" for f in FAMILIES], prefix="t_")
+    t_max (the strongest family's), the evidence strength that decides severity. The rule
+    scores are in z units, so the room's spread is floored at 1 (``calibrate.population_z``)."""
+    u = population_z(u, [f"r_{f}" for f in FAMILIES], prefix="t_", floor=RULE_SCORE_SIGMA)
     u = u.rename({f"t_r_{f}": f"t_{f}" for f in FAMILIES})
     return u.with_columns(pl.max_horizontal([f"t_{f}" for f in FAMILIES]).alias("t_max"))
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from detectors.families import FAMILIES
 from detectors.identity import anonymous_sql, is_anonymous
 from detectors.queue import Budget
 from detectors.run import Params, detect
@@ -151,6 +152,24 @@ def test_robust_z_is_the_rooms_own_scale() -> None:
     assert set(z["cz_c"].to_list()) == {0.0}
     tiny = population_z(room.head(MIN_POPULATION - 1), ["s"])
     assert set(tiny["cz_s"].to_list()) == {0.0}
+
+
+def test_family_z_is_never_narrower_than_the_statistic_itself() -> None:
+    """A room where most pairs share a few spots has rule scores bunched near 0: their spread is
+    far below the unit spread of a z-scored contrast. One lost pot (rule score 1.8) there must
+    stay about 1.8 sigma, not become 12 sigma, while a real outlier stays far out."""
+    import polars as pl
+
+    from detectors.queue import MEDIUM_Z, family_statistics
+
+    bunched = [0.01 * ((i % 11) - 5) for i in range(2000)]
+    room = pl.DataFrame({f"r_{f}": [*bunched, 1.8, 9.0] for f in FAMILIES})
+    t = family_statistics(room)
+    lost_pot, outlier = t["t_chip_dumping"][-2], t["t_chip_dumping"][-1]
+    assert lost_pot == pytest.approx(1.8, abs=0.01) and lost_pot < MEDIUM_Z
+    assert outlier == pytest.approx(9.0, abs=0.01)
+    wide = pl.DataFrame({f"r_{f}": [3.0 * x / 0.05 for x in bunched] + [1.8, 9.0] for f in FAMILIES})
+    assert family_statistics(wide)["t_soft_play"][-1] < 9.0  # a wider honest spread still widens the null
 
 
 def test_severity_needs_evidence_not_rank() -> None:
