@@ -360,18 +360,31 @@ def flag_mode(run_mode: str, operator_hand_share: pl.Expr) -> pl.Expr:
 
 def _shared_hand_span(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame) -> pl.DataFrame:
     """First / last hand every flagged player was dealt into, and the share of those hands whose
-    export shows every dealt player's cards (hands.hole_cards_mode = 'operator')."""
-    con.register("_fl", flags.select("flag_id", pl.col("keys").alias("players")).to_arrow())
+    export shows every dealt player's cards (hands.hole_cards_mode = 'operator').
+
+    Why this shape: a pair flagged for three families is three flags with one set of players, so
+    each distinct set is looked up once; and the lookup joins the run's integer keys (k_player,
+    k_hp, k_hand), not the string-keyed ``hp`` view over every hand of the night."""
+    groups = flags.select("flag_id", pl.col("keys").list.sort().alias("players"))
+    sets = groups.select("players").unique().with_row_index("g")
+    con.register("_fl", sets.to_arrow())
     span = con.execute(
-        """WITH x AS (SELECT flag_id, unnest(players) AS player, len(players) AS k FROM _fl),
-        h AS (SELECT x.flag_id, hp.hand_id, any_value(hp.started_at) AS t, count(*) AS n, any_value(x.k) AS k
-              FROM x JOIN hp ON hp.player = x.player GROUP BY ALL)
-        SELECT h.flag_id, min(h.t) AS first_hand_at, max(h.t) AS last_hand_at,
+        """WITH x AS (
+            SELECT f.g, p.pk, f.k
+            FROM (SELECT g, unnest(players) AS player, len(players) AS k FROM _fl) f
+            JOIN k_player p ON p.player = f.player
+        ), h AS (
+            SELECT x.g, hp.hk, count(*) AS n, any_value(x.k) AS k
+            FROM x JOIN k_hp hp ON hp.pk = x.pk GROUP BY ALL
+        )
+        SELECT h.g, min(kh.started_at) AS first_hand_at, max(kh.started_at) AS last_hand_at,
                avg(CASE WHEN hd.hole_cards_mode = 'operator' THEN 1.0 ELSE 0.0 END) AS operator_hand_share
-        FROM h JOIN hands hd USING (hand_id) WHERE h.n = h.k GROUP BY h.flag_id"""
+        FROM h JOIN k_hand kh USING (hk) JOIN hands hd ON hd.hand_id = kh.hand_id
+        WHERE h.n = h.k GROUP BY h.g"""
     ).pl()
     con.unregister("_fl")
-    return span
+    by_set = sets.join(span.with_columns(pl.col("g").cast(sets["g"].dtype)), on="g").drop("g")
+    return groups.join(by_set, on="players").drop("players")
 
 
 def _with_card_coverage(row: dict[str, Any]) -> str:
