@@ -49,16 +49,20 @@ EASTERN = ZoneInfo("America/New_York")
 UTC = ZoneInfo("UTC")
 
 _SNIFF = re.compile(
-    r"\*\*\*\*\* (?:Cassava|888poker[\w.\-]*|Pacific Poker) (?:Hand History for Game|Tournament Summary)"
+    r"\*\*\*\*\* (?:Cassava|888poker[\w.\-]*|888\.ro(?: BLAST)?|Pacific Poker)"
+    r" (?:Hand History for Game|Tournament Summary)"
 )
-_HEADER = re.compile(r"^\*\*\*\*\* (?:Cassava|888poker[\w.\-]*|Pacific Poker) Hand History for Game (\d+)")
+_HEADER = re.compile(
+    r"^\*\*\*\*\* (?:Cassava|888poker[\w.\-]*|888\.ro(?: BLAST)?|Pacific Poker) Hand History for Game (\d+)")
 _GAME = re.compile(
     r"^(?P<sb>.+?) ?/ ?(?P<bb>.+?) Blinds (?P<limit>No Limit|Pot Limit|Fix Limit) (?P<game>\S+)"
-    r"(?P<extra>.*?) - \*\*\* (?P<d>\d\d) (?P<m>\d\d) (?P<y>\d{4}) (?P<t>\d\d:\d\d:\d\d)\s*$"
+    r"(?P<extra>.*?) - \*\*\*(?: (?P<d>\d\d) (?P<m>\d\d) (?P<y>\d{4}) (?P<t>\d\d:\d\d:\d\d))?\s*$"
 )
 _TABLE = re.compile(
     r"^(?:Tournament #(?P<tid>\d+) .*? - )?Table (?P<table>.+?)(?: (?P<max>\d+) Max)? "
     r"\((?P<money>Real Money|Practice Play)\)\s*$"
+    # 888.ro freerolls name no table: "Tournament #133191603 Free 10 Max (Real Money)"
+    r"|^Tournament #(?P<only>\d+) (?P<name>.+?) (?P<cap>\d+) Max \((?P<real>Real Money)\)\s*$"
 )
 _SEAT = re.compile(r"^Seat (\d+): (.*) \( (.+) \)\s*$")
 _BUTTON = re.compile(r"^Seat (\d+) is the button")
@@ -174,21 +178,38 @@ class PacificFormat(TextHandFormat):
         variant = _VARIANT.get(game["game"])
         if variant is None:
             raise ParseError(f"unsupported variant: {game['game']}", 3)
-        tournament = table["tid"] is not None
+        tid, seats = table["tid"] or table["only"], table["max"] or table["cap"]
+        tournament = tid is not None
         currency, scale = currency_of(lines[2], table["money"] == "Practice Play", tournament)
-        local = datetime.strptime(f"{game['y']}-{game['m']}-{game['d']} {game['t']}", "%Y-%m-%d %H:%M:%S")
-        started = local.replace(tzinfo=EASTERN).astimezone(UTC).replace(tzinfo=None)
+        started = None  # 888.ro's 2019 exports write "- ***" with no date
+        if game["y"]:
+            local = datetime.strptime(f"{game['y']}-{game['m']}-{game['d']} {game['t']}", "%Y-%m-%d %H:%M:%S")
+            started = local.replace(tzinfo=EASTERN).astimezone(UTC).replace(tzinfo=None)
+        # a BLAST jackpot sit & go writes its prize where the blinds go ("42.797,60 $/0 $"): no blinds
+        blast = " BLAST " in lines[1] and amount(game["bb"], 1) == 0
         hand = Hand(
             hand_id=f"888:{hand_no}", site="888", site_hand_no=hand_no, format=self.name,
             variant=variant, betting=_BETTING[game["limit"]],
-            game_type="tournament" if tournament else "cash", table_name=table["table"],
-            sb=amount(game["sb"], scale), bb=amount(game["bb"], scale), currency=currency,
+            game_type="tournament" if tournament else "cash", table_name=table["table"] or table["name"],
+            sb=0 if blast else amount(game["sb"], scale), bb=0 if blast else amount(game["bb"], scale),
+            currency=currency,
             unit_scale=scale, source_file=source_file, byte_offset=block.offset,
-            byte_length=block.length, started_at=started, tournament_id=table["tid"],
-            max_seats=int(table["max"]) if table["max"] else None,
+            byte_length=block.length, started_at=started, tournament_id=tid,
+            max_seats=int(seats) if seats else None,
         )
         _read_body(hand, lines, scale)
         return hand
+
+
+def _ante_excess(led: Ledger) -> tuple[str, int] | None:
+    """A hand of antes only (a BLAST sit & go: every stack all in on its ante): the part of the
+    biggest ante nobody matched, like an uncalled bet."""
+    if any(a.contribution and a.kind is not Kind.POST_ANTE for a in led.actions):
+        return None
+    ranked = sorted(led.total_in.items(), key=lambda kv: kv[1], reverse=True)
+    if len(ranked) < 2 or ranked[0][1] <= ranked[1][1]:
+        return None
+    return ranked[0][0], ranked[0][1] - ranked[1][1]
 
 
 def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
@@ -208,7 +229,7 @@ def _read_body(hand: Hand, lines: list[str], scale: int) -> None:
                 continue
             if line.startswith("** Summary"):
                 saw_summary = True
-                excess = led.uncalled_excess()
+                excess = led.uncalled_excess() or _ante_excess(led)
                 summary_at = led.mark()
                 led.new_street(Street.SHOWDOWN)
                 continue

@@ -24,6 +24,7 @@ from parsers.formats import (
     ipoker,
     merge,
     ongame,
+    pacific,
     partypoker,
     pkr,
     pokerstars,
@@ -469,3 +470,22 @@ def test_ggpoker_2021_mtt_headers_with_the_level_run_into_its_blinds() -> None:
     assert not reasons and not_ok(hands) == {}
     high = next(h for h in hands if h.site_hand_no == "TM600571038")
     assert (high.tournament_id, high.tournament_level, high.sb, high.bb, high.ante) == ("25313426", "14", 300, 600, 75)
+
+
+# -- 888 -----------------------------------------------------------------------------------------
+def test_888_ro_tournaments_with_thousands_dots_no_date_and_a_blast_of_antes() -> None:
+    counts, reasons, hands = _per_file(pacific.FORMAT, tour("PacificPoker"))
+    # "***** 888.ro Hand History for Game 1059729553 *****", "3.000 $/6.000 $ Blinds No Limit Holdem - ***"
+    # (no date), "Seat 1: EVGooo ( 432.999 $ )": chips with dots for thousands
+    for name in ("NLHE-10max-FREE-201901.txt", "NLHE-6max-MTT-40-4-201901.ro.MM.fix.txt",
+                 "NLHE-MTT-USD-13.95-1.05-201901.BLAST.txt", "NLHE-STT-5.00-201901.BLAST.txt"):
+        assert counts[name] == (1, 0), name
+    assert reasons == Counter({"truncated hand: no summary / no winner": 1}) and not_ok(hands) == {}
+    free = next(h for h in hands if h.site_hand_no == "1059729553")
+    # "Tournament #133191603 Free 10 Max (Real Money)" names no table
+    assert (free.tournament_id, free.sb, free.bb, free.ante, free.seats[0].stack, free.started_at) == (
+        "133191603", 3000, 6000, 750, 432999, None)
+    # the BLAST jackpot: "42.797,60 $/0 $" is the prize, not blinds; both stacks go in as antes
+    # ("posts ante [3.530 $]", "[2.470 $]") and "collected [ 4.940 $ ]": the unmatched 1.060 goes back
+    blast = next(h for h in hands if h.site_hand_no == "1008664844")
+    assert (blast.sb, blast.bb) == (0, 0) and kinds(blast, Kind.UNCALLED_RETURN) == [("playurbet", 1060, -1060)]
