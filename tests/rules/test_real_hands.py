@@ -10,9 +10,11 @@ sites' own files. Each remaining error is listed with its exact expected/actual 
   to the checker's owner and listed until fixed.
 * ``UNREVIEWED``: not yet triaged; none may remain (``test_nothing_is_left_untriaged``).
 
-Since issue 13 an entry may also be found as DATA (the export contradicts its own chips: jackpot
-drops, stale stacks, totals), which is not an error; ``test_data_findings_name_the_export_anomaly``
-checks those carry the anomaly's name.
+Since issue 13 an entry may also be found as DATA (the export contradicts itself: jackpot drops, stale
+stacks, totals, and the line-level anomalies of ``rules.exportdata``), which is not an error;
+``test_data_findings_name_the_export_anomaly`` checks those carry the anomaly's name. Site rules the
+online profile defers to (``SITE_RULE``) are INFO. What stays ERROR, and why, is ``STILL_ERROR``
+(``test_closed_figures_online``: 13 findings in 8 hands; 61 before ``rules.exportdata``).
 
 Every registered format is in the closed list: a format with findings outside it fails.
 Parses every file once (about 10 s) and checks the ~16k hands in memory (no warehouse).
@@ -27,7 +29,7 @@ import pytest
 from parsers.model import Hand
 from parsers.registry import sniff_format
 from rules.check import check_hand
-from rules.findings import DATA, ERROR
+from rules.findings import DATA, ERROR, INFO
 from rules.profiles import load_profile
 from tests.conftest import real_data
 from warehouse.ingest import iter_input_files
@@ -162,6 +164,30 @@ CHECKER_SPLIT_BOARDS = "checker: Split Hold'em's two boards taken as run it twic
 #: of turn
 PARSER_REPEATS_DROPPED = "parser: two identical consecutive actions read as one corrupted repeat"
 UNREVIEWED = "not yet triaged"
+
+#: site rules the online profile defers to, found as INFO (rules/exportdata.py ``_site_rules``): a
+#: joining player's post below the big blind, a seat's second live forced bet (GGPoker over-straddle)
+SITE_RULE = (SITE_HALF_BLIND_POST, SITE_TWO_STRADDLES, SITE_BB_STRADDLES)
+
+#: the hands whose findings stay ERROR under online-standard (issue 13), and why: the book's text decides
+#: and nothing in the hand as read contradicts itself, so no DATA reading rests on the record alone
+STILL_ERROR: dict[str, str] = {
+    "888:539478640": "cards speak: 44 beats A6 on the written board; the edit (a pasted board) is known only"
+                     " from outside the hand",
+    "888:6551093": "one blind off the header ($0.10 posted at $0.12/$0.25): a hand-written test holds one"
+                   " blind off the header as a wrong post (test_new_rules header_blinds(50, 150))",
+    "ongame:R5-21973400-50": "as 888:6551093: \"EUR1/EUR1\" header, small blind 0.50 posted",
+    "betonline:1605730318": "the player who left is written nowhere after posting: the same record as a dealt-in"
+                            " player skipped (test_severity skip); the parser drops 'has left the table'",
+    "betonline:900204952": "as 1605730318 after a call: the same record as a disconnected player not kept in"
+                           " the hand (test_checker_round3 _disconnect(kept=False))",
+    "ipoker:2607739781": "the HandHQ placeholder stacks hide the short all-in; equal deep stacks are the"
+                         " hand-written tests' norm, so no stack rule tells them apart",
+    "ipoker:2607756372": "a post-both player's fold written after later seats: no line of the hand contradicts"
+                         " the order (its river raise amount is DATA, after these)",
+    "merge:56150235-132": "the description's 'Limit $10/$20' is not in the parsed hand, so the limit bets of"
+                          " 6 against 1/2 blinds contradict nothing the checker sees",
+}
 
 FORMATS = (
     "absolute",
@@ -1162,11 +1188,15 @@ def real_errors() -> tuple[set[tuple[str, str, int | None, str, str]], Counter[s
                     errors.add((f.hand_id, f.rule_id, f.action_seq, f.expected, f.actual))
                 elif f.severity == DATA:
                     REAL_DATA[(f.hand_id, f.rule_id, f.action_seq, f.expected, f.actual)] = f.message
+                elif f.severity == INFO:
+                    REAL_INFO[(f.hand_id, f.rule_id, f.action_seq, f.expected, f.actual)] = f.message
     return errors, per_format, seen
 
 
 #: the DATA findings (export inconsistencies) of the ``real_errors`` run, with their messages
 REAL_DATA: dict[tuple[str, str, int | None, str, str], str] = {}
+#: the INFO findings of the run (a site rule the online profile defers to: joining posts, straddles)
+REAL_INFO: dict[tuple[str, str, int | None, str, str], str] = {}
 
 
 def test_no_unexplained_error_on_real_hands(real_errors):
@@ -1178,11 +1208,15 @@ def test_no_unexplained_error_on_real_hands(real_errors):
 
 
 def test_site_anomalies_are_still_found(real_errors):
-    """A listed site anomaly is found, as an ERROR or, where the export contradicts itself, as DATA."""
+    """A listed site anomaly is found: as an ERROR, as DATA where the export contradicts itself, or as INFO
+    where it is a site rule the online profile defers to (SITE_RULE)."""
     errors, _, fmt_of = real_errors
     for hid, rule, seq, exp, act, cause in KNOWN:
+        key = (hid, rule, seq, exp, act)
         if cause.startswith("site:") and hid in fmt_of:
-            assert (hid, rule, seq, exp, act) in errors or (hid, rule, seq, exp, act) in REAL_DATA, (hid, rule, cause)
+            assert key in errors or key in REAL_DATA or key in REAL_INFO, (hid, rule, cause)
+        if cause in SITE_RULE:
+            assert key in REAL_INFO and key not in errors, (hid, rule, cause)
 
 
 def test_data_findings_name_the_export_anomaly(real_errors):
@@ -1255,6 +1289,22 @@ def test_every_format_with_findings_is_in_the_closed_list(real_errors):
     other = Counter(fmt_of[k[0]] for k in errors if fmt_of.get(k[0]) not in FORMATS)
     assert not other, f"error findings in formats missing from FORMATS (triage them): {dict(other)}"
     assert set(per_format) <= set(FORMATS), sorted(set(per_format) - set(FORMATS))
+
+
+def test_closed_figures_online(real_errors):
+    """Issue 13's figures on ../shared/data/hands under online-standard (per hand, no warehouse): the
+    ERRORs are exactly those of STILL_ERROR's hands, every one listed in KNOWN; the rest of the closed
+    list is DATA or INFO now. `floorman check` on hands and tournaments gives the same 13 (README)."""
+    errors, _, fmt_of = real_errors
+    listed = {k[:5] for k in KNOWN}
+    assert {k[0] for k in errors} == set(STILL_ERROR), sorted({k[0] for k in errors} ^ set(STILL_ERROR))
+    assert errors <= listed
+    assert len(errors) == 13
+    # every other listed site item is still found, as DATA or INFO (parser items may vanish when fixed)
+    for hid, rule, seq, exp, act, cause in KNOWN:
+        key = (hid, rule, seq, exp, act)
+        if hid in fmt_of and key not in errors and cause.startswith("site:"):
+            assert key in REAL_DATA or key in REAL_INFO, (key, cause)
 
 
 def test_nothing_is_left_untriaged():
