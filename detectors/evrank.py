@@ -81,13 +81,13 @@ pd AS (
 ),
 sq AS (
     SELECT k.flag_key, k.hand_id, max(q.callers_squeezed) AS sq_callers, max(q.third_folds) AS sq_third
-    FROM k JOIN psq q ON q.hand_id = k.hand_id AND least(q.a, q.b) = k.a AND greatest(q.a, q.b) = k.b
+    FROM k JOIN {psq} q ON q.hand_id = k.hand_id AND least(q.a, q.b) = k.a AND greatest(q.a, q.b) = k.b
     GROUP BY ALL
 ),
 fl AS (
     SELECT k.flag_key, k.hand_id, max(f.flow_cbb) AS fl_cbb, bool_or(f.a_folded)::INT AS fl_folded,
         bool_or(f.a_better)::INT AS fl_better
-    FROM k JOIN pflow f ON f.hand_id = k.hand_id AND least(f.a, f.b) = k.a AND greatest(f.a, f.b) = k.b
+    FROM k JOIN {pflow} f ON f.hand_id = k.hand_id AND least(f.a, f.b) = k.a AND greatest(f.a, f.b) = k.b
     GROUP BY ALL
 )
 SELECT k.flag_key, k.hand_id, k.s, k.s_rank, k.s_rel, k.n_cand,
@@ -107,13 +107,17 @@ _CUT = {
               JOIN k_player p USING (pk)""",
     "pdec": """SELECT e.hand_id, pa.player AS a, pb.player AS b, k.* EXCLUDE (hk, a, b) FROM k_pdec k
                JOIN _evk e USING (hk) JOIN k_player pa ON pa.pk = k.a JOIN k_player pb ON pb.pk = k.b""",
+    "psq": """SELECT e.hand_id, pa.player AS a, pb.player AS b, k.callers_squeezed, k.third_folds FROM k_psq k
+              JOIN _evk e USING (hk) JOIN k_player pa ON pa.pk = k.a JOIN k_player pb ON pb.pk = k.b""",
+    "pflow": """SELECT e.hand_id, pa.player AS a, pb.player AS b, k.flow_cbb, k.a_folded, k.a_better FROM k_pflow k
+                JOIN _evk e USING (hk) JOIN k_player pa ON pa.pk = k.a JOIN k_player pb ON pb.pk = k.b""",
 }
 
 
 def _has_keyed_tables(con: duckdb.DuckDBPyConnection) -> bool:
     row = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('k_hand', 'k_hp', 'k_dec', "
-                      "'k_pdec', 'k_player') AND temporary").fetchone()
-    return bool(row and row[0] == 5)
+                      "'k_pdec', 'k_psq', 'k_pflow', 'k_player') AND temporary").fetchone()
+    return bool(row and row[0] == 7)
 
 
 def candidates(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
