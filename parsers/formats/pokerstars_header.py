@@ -26,8 +26,9 @@ HEADER_RE = re.compile(
 )
 _CASH_RE = re.compile(r"^(?P<game>[^()]+?)\s*\((?P<stakes>[^()]*)\) - (?P<date>.+)$")
 _TOURNEY_RE = re.compile(
-    r"^Tournament #(?P<tid>\d+), (?P<buyin>.*?)\s+(?P<game>[^\s$€£].*?) - "
-    r"(?:Match Round \w+, )?Level (?P<level>\S+) \((?P<sb>[^/()]+)/(?P<bb>[^/()]+)\)"
+    r"^Tournament #(?P<tid>\d+), (?P<buyin>.*?)\s+(?:- )?(?P<game>[^\s$€£-].*?) "
+    # converters' re-exports write no level: "Tournament #12305244, $125+$10 - Hold'em No Limit (300/600)"
+    r"(?:- (?:Match Round \w+, )?Level (?P<level>\S+) )?\((?P<sb>[^/()\s]+)/(?P<bb>[^/()\s]+)\)"
     r"(?: - (?P<date>.+))?$"
 )
 _TABLE_RE = re.compile(

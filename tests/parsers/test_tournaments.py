@@ -489,3 +489,13 @@ def test_888_ro_tournaments_with_thousands_dots_no_date_and_a_blast_of_antes() -
     # ("posts ante [3.530 $]", "[2.470 $]") and "collected [ 4.940 $ ]": the unmatched 1.060 goes back
     blast = next(h for h in hands if h.site_hand_no == "1008664844")
     assert (blast.sb, blast.bb) == (0, 0) and kinds(blast, Kind.UNCALLED_RETURN) == [("playurbet", 1060, -1060)]
+
+
+def test_a_converted_stars_tournament_header_without_its_level() -> None:
+    path = tour("Stars", "Flop", "NLHE-6max-MTT-USD-125-201505.old.converted.walk.no.sb.txt")
+    # a converter's "Tournament #12305244, $125+$10 - Hold'em No Limit (300/600) - 2015/06/14 18:58:06":
+    # no level and no zone (started_at stays unknown); five antes of 60 and a big blind of 600 walk
+    (hand,) = parse_all(pokerstars.FORMAT, [path])[0]
+    assert (hand.game_type, hand.tournament_id, hand.tournament_level, hand.sb, hand.bb, hand.ante) == (
+        "tournament", "12305244", None, 300, 600, 60)
+    assert awards(hand) == [("Big Blind", 900, 0, 1)] and not_ok([hand]) == {}
