@@ -81,17 +81,39 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+#: what ``floorman violations --review-store`` adds to each finding: the floor's ruling in force on it
+RULING_FIELDS = ("floor_ruling", "floor_ruling_allowed", "floor_ruling_note", "floor_ruled_by", "floor_ruled_at")
+
+
+def with_rulings(rows: list[dict[str, Any]], store_path: str) -> list[dict[str, Any]]:
+    """``rows`` with the floor's ruling in force on each finding (the last recorded per finding key, issue 13
+    Build item 3), empty where none; the review store is read-only here."""
+    from dashboards.review_store import ReviewStore, finding_key
+
+    keys = [finding_key(r["hand_id"], r["action_seq"], r["rule_id"]) for r in rows]
+    last = {r.finding_key: r for r in ReviewStore(store_path).rulings(sorted(set(keys)))}
+    out = []
+    for row, key in zip(rows, keys, strict=True):
+        r = last.get(key)
+        out.append(row | dict(zip(RULING_FIELDS, (r.ruling, r.allowed, r.note, r.actor, r.at) if r else
+                                  (None,) * len(RULING_FIELDS), strict=True)))
+    return out
+
+
 def _cmd_violations(args: argparse.Namespace) -> int:
     con = _connect(args.db, read_only=True)
     try:
         rows = read_violations(con)
     finally:
         con.close()
+    fields = list(VIOLATION_FIELDS)
+    if args.review_store:
+        rows, fields = with_rulings(rows, args.review_store), [*fields, *RULING_FIELDS]
     if args.format == "json":
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     else:
-        writer = csv.DictWriter(sys.stdout, fieldnames=list(VIOLATION_FIELDS))
+        writer = csv.DictWriter(sys.stdout, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
     return 0
@@ -111,6 +133,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     v = subparsers.add_parser("violations", help="export the findings of the last check")
     v.add_argument("--db", required=True)
     v.add_argument("--format", choices=("json", "csv"), default="json")
+    v.add_argument("--review-store", help="review store (SQLite) whose floor rulings the export carries per finding")
     v.set_defaults(func=_cmd_violations)
 
 

@@ -89,3 +89,33 @@ def test_evidence_bundle_carries_the_rulings_on_its_hands_findings(tmp_path: Pat
         assert con.execute("SELECT count(*) FROM violations WHERE hand_id = ?", [v["hand_id"]]).fetchone()[0] >= 1
     finally:
         con.close()
+
+
+def test_violations_export_carries_the_ruling_in_force(tmp_path: Path, store: ReviewStore,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`floorman violations --review-store`: each finding with the floor's last ruling on it (Build item 3)."""
+    import dataclasses
+    import json
+
+    from pipelines.cli_rules import RULING_FIELDS, main
+    from tests.rules.test_severity import _undercall_facing_raise, _warehouse
+
+    live = dataclasses.replace(_undercall_facing_raise(1000), hand_id="cep-room:1", site="cep-room", site_hand_no="1")
+    db_path = tmp_path / "w.duckdb"
+    _warehouse(db_path, [live])
+    assert main(["check", "--db", str(db_path)]) == 0
+    capsys.readouterr()
+    key = finding_key("cep-room:1", 6, "UNDERCALL.FULL_CALL")
+    store.record_ruling(key, "forfeit_undercall_and_fold", RITA, UNDER)
+    store.record_ruling(key, "full_call", RITA, UNDER)  # the later ruling is the one in force
+    assert main(["violations", "--db", str(db_path), "--review-store", str(store.path)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    (ruled,) = [r for r in rows if finding_key(r["hand_id"], r["action_seq"], r["rule_id"]) == key]
+    assert (ruled["severity"], ruled["floor_ruling"], ruled["floor_ruling_allowed"], ruled["floor_ruled_by"]) == (
+        "review", "full_call", True, "rita")
+    assert all(r["floor_ruling"] is None for r in rows if r is not ruled)
+    assert main(["violations", "--db", str(db_path), "--review-store", str(store.path), "--format", "csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    assert header[-len(RULING_FIELDS):] == list(RULING_FIELDS)
+    assert main(["violations", "--db", str(db_path)]) == 0
+    assert "floor_ruling" not in capsys.readouterr().out  # without a store, the export is unchanged
