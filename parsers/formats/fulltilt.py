@@ -102,6 +102,10 @@ _GAME_STREETS = {"3RD STREET": Street.THIRD, "4TH STREET": Street.FOURTH, "5TH S
                  "6TH STREET": Street.SIXTH, "7TH STREET": Street.SEVENTH, "HOLE CARDS": Street.PREDRAW,
                  "FIRST DRAW": Street.DRAW1, "DRAW": Street.DRAW1, "SECOND DRAW": Street.DRAW2,
                  "THIRD DRAW": Street.DRAW3}
+#: 5 card stud's four betting rounds ("2ND STREET" .. "5TH STREET") kept as third..sixth street, as
+#: every stud game's bring-in round is third street in the model
+_STUD5_STREETS = {"2ND STREET": Street.THIRD, "3RD STREET": Street.FOURTH, "4TH STREET": Street.FIFTH,
+                  "5TH STREET": Street.SIXTH}
 _GAME_LINE = re.compile(
     r"^(?P<p>.+?) (?:(?P<v>brings in for|completes it to) (?P<a>[$€£]?[\d,.]+)(?P<allin>, and is all in)?"
     r"|(?P<d>discards (?P<n>\d+) cards?(?: \[(?P<c>[^]]*)\])?|stands pat(?: on \[(?P<pat>[^]]*)\])?))\s*$"
@@ -267,8 +271,9 @@ def _read_body(hand: Hand, lines: list[str], scale: int, family: str = "flop") -
                 summary = True
                 continue
             label = line[4:].partition(" ***")[0]
-            if game and label in _GAME_STREETS:
-                to = _GAME_STREETS[label]
+            streets = _STUD5_STREETS if hand.variant == "stud5" else _GAME_STREETS
+            if game and label in streets:
+                to = streets[label]
                 if (family == "stud") != (to not in DRAW_STREETS):
                     raise ParseError(f"street {line!r} in a {family} game", no)
                 if to is not led.street:

@@ -43,7 +43,9 @@ totals (``bet``, ``win``) instead of pots and rake. Decisions, all documented he
   down and unseen; third street two down and one up, seventh street down). The hero's cards are
   dealt; an opponent whose every card the export shows was shown.
 * "Six Plus Holdem NL €0.25/€0.50" is 6+ hold'em (``holdem_6plus``: 36 cards, small and big blind posted).
-* 5 Card Stud and draw games are quarantined as unsupported variants; a game whose
+* 5 Card Stud (``stud5``): "Second Street" (one down, one up) to "River", all up after the first card;
+  its four betting rounds are stored as third to sixth street.
+* Draw games are quarantined as unsupported variants; a game whose
   name is missing ("PL €0.50/€1", 5-card PLO in fpdb's files) is named from the hole-card count.
 """
 
@@ -99,7 +101,11 @@ _STUD_ROUNDS = {0: Street.THIRD, 1: Street.THIRD, 2: Street.THIRD, 3: Street.FOU
                 5: Street.SIXTH, 6: Street.SEVENTH}
 _STUD_CARDS = {"Third Street": Street.THIRD, "Fourth Street": Street.FOURTH, "Fifth Street": Street.FIFTH,
                "Sixth Street": Street.SIXTH, "River": Street.SEVENTH}
-_STUD_GAMES = {"7 card stud": "stud", "7 card stud hi-lo": "stud_hilo"}
+_STUD_GAMES = {"7 card stud": "stud", "7 card stud hi-lo": "stud_hilo", "5 card stud": "stud5"}
+#: 5 card stud's cards: one down and one up on second street, then one up a street (the model keeps
+#: its four betting rounds as third..sixth street: the bring-in round is third street in every stud)
+_STUD5_CARDS = {"Second Street": Street.THIRD, "Third Street": Street.FOURTH, "Fourth Street": Street.FIFTH,
+                "River": Street.SIXTH}
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "RSD": "RSD"}
 _MONTHS = {m: i for i, m in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), start=1)}
@@ -334,7 +340,7 @@ def _parse_date(text: str) -> datetime | None:
 def _game_type(gametype: str, game: ET.Element) -> tuple[str, str, str | None, str | None]:
     """(variant, betting, small blind text, big blind text); unsupported games raise."""
     low = gametype.lower()
-    stud = re.match(r"^(?P<name>7 Card Stud(?: Hi-Lo)?) L(?:\s+(?P<sb>\D*[\d.,]+)\s*/\s*(?P<bb>\D*[\d.,]+))?\s*$",
+    stud = re.match(r"^(?P<name>[75] Card Stud(?: Hi-Lo)?) L(?:\s+(?P<sb>\D*[\d.,]+)\s*/\s*(?P<bb>\D*[\d.,]+))?\s*$",
                     gametype.strip())
     if stud is not None:
         return _STUD_GAMES[stud["name"].lower()], "FL", stud["sb"], stud["bb"]
@@ -472,6 +478,8 @@ def _read_game(hand: Hand, game: ET.Element, general: ET.Element, session: _Sess
         hand.sb, hand.bb = first_sb, first_bb
     elif not hand.sb:
         hand.sb = first_sb or hand.bb // 2
+    if stud:
+        hand.sb = 0  # stud posts no blinds (the model's convention: bb is the small bet)
     # not dealt in: sitting out, unless chips went in without a sitting-out action (a dealt-out
     # blind poster); an ante taken before a type 9 "sits out" (no cards) does not seat him
     sat_out = {el.get("player", "") for _, _, el in actions if el.get("type", "") in _SITTING}
@@ -496,7 +504,8 @@ def _read_game(hand: Hand, game: ET.Element, general: ET.Element, session: _Sess
 
 def _stud_cards(hand: Hand, el: ET.Element, held: dict[str, list[str]], dealt: set[str]) -> None:
     """One stud ``<cards>`` row: the player's new cards on a street ("X": face down, unseen)."""
-    street = _STUD_CARDS.get(el.get("type", ""))
+    five = hand.variant == "stud5"
+    street = (_STUD5_CARDS if five else _STUD_CARDS).get(el.get("type", ""))
     if street is None:
         raise ParseError(f"unrecognised stud cards {el.get('type')!r}")
     owner = el.get("player", "")
@@ -505,7 +514,12 @@ def _stud_cards(hand: Hand, el: ET.Element, held: dict[str, list[str]], dealt: s
         return
     dealt.add(owner)
     rows = hand.street_cards
-    if street is Street.THIRD:
+    if five:  # one down, then every card up
+        first = street is Street.THIRD and len(cards) == 2
+        if first:
+            rows.append(StreetCards(owner, street, cards[0], False))
+        rows.append(StreetCards(owner, street, "".join(cards[1:] if first else cards), True))
+    elif street is Street.THIRD:
         if len(cards) != 3:
             raise ParseError(f"{len(cards)} third-street cards for {owner!r}")
         rows.append(StreetCards(owner, street, "".join(cards[:2]), False))

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from parsers.formats.ipoker import FORMAT
-from parsers.model import Hand, Kind, Provenance, Quarantined
+from parsers.model import Hand, Kind, Provenance, Quarantined, Street
 from parsers.registry import sniff_format
 from tests.conftest import real_data
 from tests.parsers._site_helpers import FPDB, SMITHY, files_of, hand_from, net_of, not_ok, parse_all
@@ -52,7 +52,6 @@ def test_every_ipoker_game_parses_or_has_a_named_reason(corpus):
     )
     kinds = Counter(re.sub(r" \d+.*", "", q.reason.split(":")[0]) for q in bad)
     assert kinds == {
-        "unsupported variant": 1,  # 5 Card Stud; 7-card stud and Six Plus are read (issue 12)
         "partial export": 31,  # fpdb's partial.format: blinds only, no win/bet totals written
         "actions put in": 1,  # HHSmithy's hand-made 10-seat sample: a seat copied without actions
         "1 player(s) listed": 1,  # HHSmithy's InValidHand sample
@@ -165,13 +164,22 @@ def test_tournament_chips():
     assert {s.stack for s in h.seats} == {1500}  # chips="1,500"
 
 
-def test_seven_card_stud_is_read_and_five_card_stud_is_not():
+def test_seven_and_five_card_stud_are_read():
     recs = list(FORMAT.parse(real_data(*FPDB, "iPoker", "Stud", "7-StudHL-EUR-0.05-0.10-201405.txt")))
     hands = [r for r in recs if isinstance(r, Hand)]
     assert len(hands) == 5 and {h.variant for h in hands} == {"stud_hilo"} and len(recs) == 5
+    assert {h.sb for h in hands} == {0}  # stud posts no blinds
     five_card = real_data(*FPDB, "iPoker", "Stud", "5-StudL-USD-0.05-0.10-201111.Sample.with.showdown.xml")
-    five = list(FORMAT.parse(five_card))
-    assert [r.reason for r in five if isinstance(r, Quarantined)] == ["unsupported variant: 5 Card Stud"]
+    (five,) = list(FORMAT.parse(five_card))
+    assert isinstance(five, Hand) and not_ok([five]) == {}
+    # "5 Card Stud L $0.05/$0.10": bring-in 0.02 (type 16), completion to 0.05, the big bet on fifth
+    assert (five.variant, five.sb, five.bb, five.small_bet, five.big_bet, five.bring_in) == ("stud5", 0, 5, 5, 10, 2)
+    # '<cards type="Second Street" player="Hero">SQ C3</cards>': one down, one up; "River" up; the four
+    # betting rounds are third..sixth street
+    assert [(c.street, c.cards, c.face_up) for c in five.street_cards if c.player == "Hero"] == [
+        (Street.THIRD, "Qs", False), (Street.THIRD, "3c", True), (Street.FOURTH, "2c", True),
+        (Street.FIFTH, "Kc", True), (Street.SIXTH, "5c", True)]
+    assert [a.kind for a in five.actions if a.street is Street.THIRD][2:4] == [Kind.BRING_IN, Kind.COMPLETE]
 
 
 def test_truncated_game_is_quarantined_and_the_rest_loads(tmp_path):

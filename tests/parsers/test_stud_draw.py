@@ -46,7 +46,7 @@ from ._site_helpers import (
 from .test_tournaments import tour
 
 STARS = (*FPDB, "Stars")
-ACTING_IPOKER = (88, 197)  # iPoker: the same, over the sit & go and cash stud games
+ACTING_IPOKER = (89, 200)  # iPoker: the same, over the sit & go and cash stud games
 ACTING_BOVADA = (37, 116)  # Bovada, marked (2014) and unmarked streets
 ACTING_EVERLEAF = (6, 18)  # Everleaf 2011-08 (the earlier exports write no cards)
 ACTING_FT = (39, 69)  # Full Tilt third streets and later streets judged (ties by position are not)
@@ -307,8 +307,8 @@ def test_full_tilt_stud_cards_and_completion() -> None:
 def test_ipoker_seven_card_stud_all_reconcile() -> None:
     tour("iPoker")
     hands, games = _games(ipoker.FORMAT)
-    # 117 games of a 2011 sit & go, 2 cash stud and 5 stud hi-lo games; 5 Card Stud stays unsupported
-    assert games == {("stud", None): 119, ("stud_hilo", None): 5}
+    # 117 games of a 2011 sit & go, 2 cash stud and 5 stud hi-lo games, one 5 Card Stud
+    assert games == {("stud", None): 119, ("stud_hilo", None): 5, ("stud5", None): 1}
     # no rake or total is written: every tournament game's wins are exactly what was put in
     assert not_ok(hands) == {}
     assert _acting_order_checked(hands) == ACTING_IPOKER
@@ -536,3 +536,14 @@ def test_partypoker_stud_bring_in_completion_and_double_bet() -> None:
     assert (mtt.game_type, mtt.small_bet, mtt.big_bet, mtt.ante, mtt.bring_in) == ("tournament", 60, 120, 10, 20)
     assert next((a.player, a.kind, a.contribution) for a in mtt.actions if a.street is Street.FOURTH) == (
         "Player4", Kind.BET, 120)
+
+
+def test_full_tilt_five_card_stud_keeps_its_four_betting_rounds_apart() -> None:
+    path = tour("FTP", "Stud", "5-Stud-USD-MTT-100-201303.txt")
+    (hand,) = [h for h in fulltilt.FORMAT.parse(path) if isinstance(h, Hand)]
+    # "*** 2ND STREET ***" .. "*** 5TH STREET ***" are third..sixth street (the bring-in round is third
+    # street in every stud game); they were read as one round before: 2nd and 3rd street's bets together
+    assert hand.variant == "stud5" and [s.value for s in dict.fromkeys(a.street for a in hand.actions)][:4] == [
+        "third", "fourth", "fifth", "sixth"]
+    # "Dealt to Player0 [Kc] [Tc]" on 3RD STREET: Tc up, on the second betting round
+    assert StreetCards("Player0", Street.FOURTH, "Tc", True) in hand.street_cards and not_ok([hand]) == {}
