@@ -21,14 +21,16 @@ Conventions every parser follows (the replay engine and reconciliation rely on t
 * Nothing is ever patched to make a hand balance: reconciliation reports the difference.
 
 Stud and draw games (issue 12) use the same rows plus a little more, so hold'em/omaha hands never
-see a difference: their own streets (``third``..``seventh`` in stud, ``predraw`` and ``draw1``..
-``draw3`` in draw games: the betting after each draw), a ``bring_in`` post (live: it counts towards
-the bet on third street), a ``complete`` (the bring-in raised to the full small bet: ``raise_to`` is
-the bet), ``discard`` (``amount`` = cards thrown, ``cards`` when written) and ``stand_pat`` actions,
-and ``StreetCards`` rows: the cards each player was seen to receive on each street (stud up/down
-cards; a draw's new cards). ``HoleCards`` of such a hand are the player's cards at the end of it
-(all seven stud cards when known, the five cards after the last draw). ``game_family(variant)`` says
-which family a hand is; ``Hand.mix`` names the rotation a hand was dealt in ("8-Game", "HORSE").
+see a difference: their own streets (``third``..``seventh`` in stud, 5 card stud's second to fifth
+street kept as ``third``..``sixth`` since the bring-in round is third street in every stud game;
+``predraw`` and ``draw1``..``draw3`` in draw games: the betting after each draw), a ``bring_in`` post
+(live: it counts towards the bet on third street), a ``complete`` (the bring-in raised to the full
+small bet: ``raise_to`` is the bet), ``discard`` (``amount`` = cards thrown, ``cards`` when written)
+and ``stand_pat`` actions, and ``StreetCards`` rows: the cards each player was seen to receive on
+each street (stud up/down cards; a draw's new cards). ``HoleCards`` of such a hand are the player's
+cards at the end of it (all seven stud cards when known, the five cards after the last draw).
+``game_family(variant)`` says which family a hand is; ``Hand.mix`` names the rotation a hand was
+dealt in ("8-Game", "HORSE").
 """
 
 from __future__ import annotations
