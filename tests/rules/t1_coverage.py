@@ -56,7 +56,8 @@ def coverage(ids: list[str] | None = None) -> dict[str, tuple[int, int]]:
     """Per T1 id: (test functions naming it, of which take the ``engine`` fixture); the matrix-listing
     test is not counted (it names ids without testing them)."""
     ids = ids or t1_ids()
-    funcs = [f for p in sorted(TESTS.glob("test_*.py")) for f in _functions(p) if f[0] != "test_the_matrix_has_59_t1_ids"]
+    funcs = [f for p in sorted(TESTS.glob("test_*.py")) for f in _functions(p)
+             if f[0] != "test_the_matrix_has_59_t1_ids"]
     out = {}
     for rid in ids:
         hits = [(name, eng) for name, eng, src in funcs if f'"{rid}' in src or f"'{rid}" in src]
