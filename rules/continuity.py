@@ -325,6 +325,14 @@ p.proof = 'proven' AND p.button_seat IS NOT NULL AND p.prev_button IS NOT NULL A
 _BUTTON_WRONG = """
 NOT (CASE WHEN p.game_type = 'tournament' AND p.prev_sb_seat IS NOT NULL AND p.prev_sb_seat <> p.prev_button
           THEN p.button_seat = p.prev_sb_seat
+          -- a dead small blind last hand (its player gone, nobody posted it): the dead button moves onto
+          -- that empty seat, past the previous button and before the next seated player (CEP «Botón
+          -- muerto es aquel que no puede avanzar debido a la eliminación de un jugador»; OnGame MTTs)
+          WHEN p.game_type = 'tournament' AND p.prev_sb_seat IS NULL
+          THEN p.button_seat = p.next_seat OR (
+               (p.button_seat - p.prev_button + 1000) % 1000 > 0
+               AND (p.button_seat - p.prev_button + 1000) % 1000 < (p.next_seat - p.prev_button + 1000) % 1000
+               AND NOT EXISTS (SELECT 1 FROM _cx_seat e WHERE e.hx = p.hx AND e.seat_no = p.button_seat))
           -- cash: a moving button (next player) or a dead one (the previous small blind's seat), as
           -- the house plays it; neither book says which
           ELSE p.button_seat = p.next_seat OR p.button_seat IS NOT DISTINCT FROM p.prev_sb_seat END)

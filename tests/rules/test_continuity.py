@@ -343,6 +343,27 @@ def test_dead_button_moves_to_the_previous_small_blind() -> None:
     assert ("live:3", "BUTTON.WRONG_POSITION", ERROR) in found(run(wrong, "CEP-2023"))
 
 
+def _dead_small_blind(button: int) -> list[Hand]:
+    """OnGame T5-17701176-9/-10: seat 3's player is gone, so hand 1 has no small blind (Bea, seat 2, on
+    the button; Dan, seat 4, the big blind); hand 2 puts the button at ``button``."""
+    seats = {"Ana": 1, "Bea": 2, "Dan": 4, "Eva": 5}
+    script = [("preflop", "Dan", "post_bb", 200), ("preflop", "Eva", "fold", None), ("preflop", "Ana", "fold", None),
+              ("preflop", "Bea", "call", 200), ("preflop", "Dan", "check", None)]  # fmt: skip
+    one = make_hand([(p, 10_000) for p in seats], script, button=2, site="live", hand_id="live:1",
+                    awards=[("Dan", 400)], game_type="tournament")
+    one = replace(one, seats=[s._replace(seat_no=seats[s.player]) for s in one.seats], tournament_id="77",
+                  started_at=T0)
+    return [one, walk(2, after(one), button=button, seats=seats, **TOURNEY)]
+
+
+def test_dead_button_moves_onto_the_dead_small_blind_seat() -> None:
+    for book in ("CEP-2023", "PKR-cash"):
+        assert not [r for r in found(run(_dead_small_blind(3), book)) if r[1] == "BUTTON.WRONG_POSITION"], book
+        assert not [r for r in found(run(_dead_small_blind(4), book)) if r[1] == "BUTTON.WRONG_POSITION"], book
+        # past the dead seat and the next player both: wrong either way
+        assert ("live:2", "BUTTON.WRONG_POSITION", ERROR) in found(run(_dead_small_blind(5), book)), book
+
+
 FOUR = {"Ana": 10_000, "Bea": 10_000, "Cid": 10_000, "Dan": 10_000}
 FOUR_SEATS = {"Ana": 1, "Bea": 2, "Cid": 4, "Dan": 5}
 
