@@ -24,6 +24,8 @@ tables. Decisions:
   .. "** Dealing River **", "X bring-ins [..]", "X completes [..]" and, on a fourth street with a
   pair showing, "X double bets [..]" (the big bet); every amount is chips added. Only the hero's
   cards are dealt in the text ("Dealt to Hero [ 3h 8c 7c ]", then one card a street).
+* The 2021+ export ("Hand History For Game 1784559729098bywbird3xlj", letters in the number) has
+  a grammar of its own: ``_party_2021``.
 * Other non-flop games are quarantined as unsupported variants; lines of the converted /
   third-party layouts this parser does not know quarantine the hand with the line.
 """
@@ -36,9 +38,10 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from parsers.base import TextHandFormat, guarded_parse
+from parsers.base import TextHandFormat, guarded_parse, read_guarded
 from parsers.formats._cards import rank_first_cards
 from parsers.formats._ledger import Ledger
+from parsers.formats._party_2021 import is_2021_start, parse_2021, sniff_2021
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.model import (
     Award,
@@ -54,7 +57,7 @@ from parsers.model import (
     StreetCards,
 )
 from parsers.money import to_units
-from parsers.reading import Block, iter_blocks, iter_lines
+from parsers.reading import Block, iter_blocks, iter_lines, read_head
 
 _SNIFF = re.compile(r"(?m)^\W{0,3}\*\*\*\*\* Hand History [Ff]or Game \d+ \*\*\*\*\*")
 _HEADER = re.compile(r"^\W{0,3}\*\*\*\*\* Hand History [Ff]or Game (\d+) \*\*\*\*\*")
@@ -148,14 +151,25 @@ class PartyPokerFormat(TextHandFormat):
     description = "PartyPoker text hand histories"
 
     def sniff(self, head: str) -> bool:
-        return _SNIFF.search(head) is not None
+        return _SNIFF.search(head) is not None or sniff_2021(head)
 
     def is_start(self, line: str) -> bool:
         line = line.lstrip("\x00\ufeff")
         return _HEADER.match(line) is not None or line.startswith(("#Game No", "Game #"))
 
     def parse(self, path: Path) -> Iterator[Hand | Quarantined]:
-        """A hand starts at its '#Game No' / 'Game #N starts.' preamble, else at the header."""
+        """A hand starts at its '#Game No' / 'Game #N starts.' preamble, else at the header; the
+        2021+ export (``_party_2021``) at its own banner."""
+        if sniff_2021(read_head(path)[1]):
+            source = str(path)
+            for block in iter_blocks(iter_lines(path), is_2021_start):
+                if not is_2021_start(block.lines[0]):
+                    yield Quarantined(source, block.offset, "\n".join(block.lines), "text outside any hand", self.name)
+                    continue
+                item = read_guarded(source, block.offset, block.lines, self.name, parse_2021, block, source)
+                if item is not None:
+                    yield item
+            return
         prev = ""
 
         def starts(text: str) -> bool:

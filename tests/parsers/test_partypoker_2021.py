@@ -6,7 +6,7 @@ balance, bet and collected), quoted beside each assertion.
 
 from __future__ import annotations
 
-from parsers.formats.partypoker_2021 import FORMAT
+from parsers.formats.partypoker import FORMAT
 from parsers.model import Kind
 from tests.conftest import real_data
 
@@ -17,8 +17,11 @@ FLOP = ("fpdb3_regression", "regression-test-files", "cash", "PartyPoker", "Flop
 
 
 def test_every_cash_hand_parses_and_reconciles_with_every_closing_balance() -> None:
-    hands, quarantined = parse_all(FORMAT, claims(FORMAT))
+    files = [real_data(*FLOP, name) for name in ("PLO-6max-USD-0.10-0.25-202602.cash.out.txt",
+                                                 "PLO-6max-USD-0.10-0.25-202607.multi.hand.split.txt")]
+    hands, quarantined = parse_all(FORMAT, files)
     assert (len(hands), quarantined) == (5, []) and not_ok(hands) == {}
+    assert {h.format for h in hands} == {"partypoker"} and all(f in claims(FORMAT) for f in files)
     assert foreign_claims(FORMAT) == {}
     split = parse_all(FORMAT, [real_data(*FLOP, "PLO-6max-USD-0.10-0.25-202607.multi.hand.split.txt")])[0]
     walk = next(h for h in split if h.site_hand_no == "1784559652796h1yodv7zdsi")

@@ -348,10 +348,12 @@ def test_partypoker_tournaments_reconcile_with_their_unwritten_blinds() -> None:
     _, reasons, hands = _per_file(partypoker.FORMAT, tour("PartyPoker"))
     # old exports write "Blinds(100/200)" (or "Stakes(200/400)" in limit) but no posts: every hand
     # was short of its blinds ("implied rake -3750"); now all 17 reconcile (one of them writes
-    # "wins 20 chips from  side pot #1  with" with doubled spaces), and the stud MTT hand too
-    assert len(hands) == 18 and not_ok(hands) == {}
-    # what is still not read: a HUD-annotated converter output and fpdb's cut fragments
-    assert sum(reasons.values()) == 5 and not any("unsupported" in r for r in reasons)
+    # "wins 20 chips from  side pot #1  with" with doubled spaces), and the stud MTT hand too; the two
+    # anonymised 2021 MTT hands are named anomalies (tests/parsers/test_partypoker_2021.py)
+    assert len(hands) == 20
+    assert set(not_ok(hands)) == {"partypoker:16194828757579au6ou93d1", "partypoker:161938625156465v9fyd47bg"}
+    # what is still not read: a HUD-annotated converter output and fpdb's two cut fragments
+    assert sum(reasons.values()) == 3 and not any("unsupported" in r for r in reasons)
 
 
 # -- iPoker --------------------------------------------------------------------------------------

@@ -1,12 +1,12 @@
 """PartyPoker's 2021+ text export ("***** Hand History For Game 1784559729098bywbird3xlj *****").
 
-Why a module apart from ``partypoker``: the new client writes another grammar under the old
-banner: letters in the hand number, a game line "0.10/0.25 Omaha Hi Game Table (PL) - Mon Jul 20
-11:01:17 EDT 2026" (tournaments: "70000/140000 Tourney Texas Holdem Game Table (NL) (MTT Tournament
-#303344128) (Buyin $100.0 + $9.0) - ..."), "posts small blind (0.10)", "calls (0.15)", "bets (0.32)",
-"raises 2.70 to 2.80" (the chips added, then the street total), a separate "X is all-In." line, and
-a summary with every player's closing ``balance`` and what he "bet" and "collected" ("Main Pot:
-$1.09 Rake: $0.05": the pot after rake). Decisions:
+Why a module of its own (read through the ``partypoker`` format, one site): the new client writes
+another grammar under the old banner: letters in the hand number; a game line "0.10/0.25 Omaha Hi
+Game Table (PL) - Mon Jul 20 11:01:17 EDT 2026" (tournaments: "70000/140000 Tourney Texas Holdem
+Game Table (NL) (MTT Tournament #303344128) (Buyin $100.0 + $9.0) - ..."); "posts small blind
+(0.10)", "calls (0.15)", "bets (0.32)" and "raises 2.70 to 2.80" (the chips added, then the street
+total); a separate "X is all-In." line; and a summary with every player's closing ``balance`` and
+what he "bet" and "collected" ("Main Pot: $1.09 Rake: $0.05": the pot after rake). Decisions:
 
 * The unmatched part of the last bet is never written as returned: the winner's "collected"
   includes it. A return row is derived when the written pots and rake are exactly what was put in
@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta, timezone
-from typing import ClassVar
 
-from parsers.base import TextHandFormat
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import HandBuilder, cards, new_hand
 from parsers.model import Action, Hand, Kind, ParseError, Provenance, Seat, Street
@@ -61,20 +59,20 @@ _MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                        "Nov", "Dec"), 1)}
 
 
-class PartyPoker2021Format(TextHandFormat):
-    name: ClassVar[str] = "partypoker_2021"
-    priority: ClassVar[int] = 40  # before ``partypoker``, whose banner this export shares
-    description: ClassVar[str] = "PartyPoker 2021+ text export (letters in the hand number)"
+def is_2021_start(line: str) -> bool:
+    """The new export's banner (letters in the hand number)."""
+    return _START.match(line) is not None
 
-    def sniff(self, head: str) -> bool:
-        lines = head.lstrip("\ufeff\r\n ").split("\n", 2)
-        return len(lines) > 1 and _START.match(lines[0]) is not None and " Game Table (" in lines[1]
 
-    def is_start(self, line: str) -> bool:
-        return _START.match(line) is not None
+def sniff_2021(head: str) -> bool:
+    """A file that opens with the new export's banner and game line."""
+    lines = head.lstrip("\ufeff\r\n ").split("\n", 2)
+    return len(lines) > 1 and _START.match(lines[0]) is not None and " Game Table (" in lines[1]
 
-    def parse_block(self, block: Block, source_file: str) -> Hand | None:
-        return _parse([ln.strip() for ln in block.lines if ln.strip()], block, source_file)
+
+def parse_2021(block: Block, source_file: str) -> Hand:
+    """One hand of the new export."""
+    return _parse([ln.strip() for ln in block.lines if ln.strip()], block, source_file)
 
 
 def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
@@ -86,7 +84,7 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
     t = _TABLE.match(lines[2]) if len(lines) > 2 else None
     if t is None:
         raise ParseError("unrecognised table line", 3)
-    hand = new_hand(site="partypoker", hand_no=start["no"], fmt="partypoker_2021", source_file=source_file,
+    hand = new_hand(site="partypoker", hand_no=start["no"], fmt="partypoker", source_file=source_file,
                     offset=block.offset, length=block.length)
     hand.variant, hand.betting = _GAMES[g["game"]], g["limit"]
     if g["tourney"]:
@@ -258,5 +256,3 @@ def _excess(actions: list[Action]) -> tuple[str, int] | None:
     second = ranked[1][1] if len(ranked) > 1 else 0
     return (ranked[0][0], ranked[0][1] - second) if ranked[0][1] > second else None
 
-
-FORMAT = PartyPoker2021Format()
