@@ -1,81 +1,515 @@
 """All-in adjusted winnings: replace the luck of the run-out by the equity when the money went in.
 
 Why: bb/100 over a few thousand hands is dominated by all-in luck; crediting each player their
-equity share of the pot (known cards, heads-up showdowns after an all-in before the river)
-removes most of that variance (the DIVAT/AIVAT idea, simplified). Equity is exact when at most
-``MAX_RUNOUTS`` run-outs remain (turn all-ins, 44 cards), otherwise a seeded sample of that many
-run-outs: unbiased, with a standard error of about 8% of the pot per hand, which averages out
-over a player's all-ins (the point is to remove the ±50% of the actual run-out).
+equity share of the pot (known cards, a showdown after the last bet was made before the river)
+removes that variance, as PokerTracker 4's "all-in EV" does. The equity is exact: every run-out of
+the missing board cards is dealt, ties split, side pots shared among the players eligible for
+them, for heads-up and multiway pots alike.
+
+Why it stays fast: a numba enumerator (``_share_counts``) over a rank-state machine (each card
+adds its rank to a 7-card rank multiset in one table lookup; flushes from suit masks) deals the
+990 flop and 44 turn run-outs of thousands of hands in milliseconds, each distinct matchup once.
+Preflop heads-up all-ins, the common expensive case (1,712,304 run-outs each), are looked up in a
+table of every suit-canonical heads-up matchup, computed once by the same enumerator
+(``python -m detectors.allin --write-preflop-table``) and shipped in ``models/``; preflop
+multiway pots (rare) are enumerated.
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
+import argparse
+import base64
+import itertools
+import json
+import os
+import time
+import zlib
+from importlib import resources
+from pathlib import Path
 
-import duckdb
-import polars as pl
 
-from detectors.cards import RANKS
+def _cache_dir() -> None:
+    """numba caches compiled code beside this file; when that directory is not writable and
+    NUMBA_CACHE_DIR is unset, use the user's cache directory (as rules.kernel does), so the
+    compile is paid once, not in every process."""
+    here = Path(__file__).resolve().parent / "__pycache__"
+    if os.environ.get("NUMBA_CACHE_DIR") or os.access(here if here.exists() else here.parent, os.W_OK):
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    os.environ["NUMBA_CACHE_DIR"] = str(base / "floorman" / "numba")
 
-MAX_RUNOUTS = 44
-_CID = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate("cdhs")}
+
+_cache_dir()
+
+import duckdb  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+from numba import njit  # noqa: E402
+from phevaluator import _pheval  # noqa: E402
+
+from detectors.cards import RANKS  # noqa: E402
+
+SUITS = "cdhs"
+#: card id = rank * 4 + suit (2c = 0 ... As = 51)
+CARD_ID = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+#: share units per run-out: divisible by every number of tied winners (1..9)
+SHARE_UNITS = 2520
+PREFLOP_RUNOUTS = 1_712_304  # C(48, 5)
+TABLE = "allin_preflop_headsup.json"
+_SUIT_PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
 
-def _equity(c1: str, c2: str, board: str, rng: random.Random) -> float:
-    """Player 1's share (ties split) over run-outs of the missing board cards."""
-    from phevaluator import _pheval
+# --- the evaluator: rank multisets as states, flushes from suit masks -------------------------
 
+def _rank_states() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every multiset of at most 7 ranks (at most 4 of a rank) as a base-5 key, the transition
+    table next[state, rank] (-1 when full) and each 7-card state's non-flush hand value."""
+    pow5 = 5 ** np.arange(13, dtype=np.int64)
+    levels = [np.zeros(1, dtype=np.int64)]
+    for _ in range(7):
+        prev = levels[-1]
+        digits = (prev[:, None] // pow5) % 5
+        grown = (prev[:, None] + pow5)[digits < 4]
+        levels.append(np.unique(grown))
+    keys = np.concatenate(levels)
+    order = np.argsort(keys)
+    keys = keys[order]
+    sizes = np.concatenate([np.full(len(lv), k) for k, lv in enumerate(levels)])[order]
+    digits = (keys[:, None] // pow5) % 5
+    nxt_keys = keys[:, None] + pow5
+    nxt = np.searchsorted(keys, nxt_keys).astype(np.int32)
+    nxt[(digits >= 4) | (sizes[:, None] >= 7)] = -1
+    values = np.zeros(len(keys), dtype=np.int64)
+    full = np.flatnonzero(sizes == 7)
+    values[full] = _values_of(digits[full].astype(np.int64))
+    return keys, nxt, values
+
+
+def _values_of(counts: np.ndarray) -> np.ndarray:
+    """Non-flush hand values (higher is better) of 7-card rank multisets, one row of 13 counts
+    each: phevaluator's rank of the seven cards dealt in rotating suits (a rank's copies in
+    different suits, at most two cards a suit: never a flush), turned so that higher is better."""
+    ranks = np.repeat(np.tile(np.arange(13, dtype=np.int64), len(counts)), counts.ravel()).reshape(-1, 7)
+    cards = ranks * 4 + np.arange(7) % 4
     ev7 = _pheval.evaluate_7cards
-    h1 = [_CID[c1[0:2]], _CID[c1[2:4]]]
-    h2 = [_CID[c2[0:2]], _CID[c2[2:4]]]
-    b = [_CID[board[i : i + 2]] for i in range(0, len(board), 2)]
-    known = set(h1) | set(h2) | set(b)
-    rest = [c for c in range(52) if c not in known]
-    k = 5 - len(b)
-    combos: list[tuple[int, ...]]
-    if k == 0:
-        combos = [()]
-    elif k == 1:
-        combos = [(c,) for c in rest]
-    else:
-        combos = [tuple(rng.sample(rest, k)) for _ in range(MAX_RUNOUTS)]
-    share = 0.0
-    for extra in combos:
-        full = (*b, *extra)
-        r1 = ev7(*h1, *full)
-        r2 = ev7(*h2, *full)
-        share += 1.0 if r1 < r2 else 0.5 if r1 == r2 else 0.0
-    return share / len(combos)
+    return np.array([7463 - ev7(*row) for row in cards.tolist()], dtype=np.int64)
 
 
-def build_allin_ev(con: duckdb.DuckDBPyConnection) -> None:
-    """Temp table allin_ev (hand_id, player, ev_net) for heads-up all-in showdowns with cards."""
-    cand = con.execute(
+def _flush_values() -> np.ndarray:
+    """Value of the best flush or straight flush (phevaluator's, on the same scale as
+    ``_values_of``) in each 13-bit mask of one suit's ranks; 0 under 5 cards (a 7-card hand
+    holds at most 7 of a suit)."""
+    out = np.zeros(8192, dtype=np.int64)
+    evaluate = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards, 7: _pheval.evaluate_7cards}
+    for k, ev in evaluate.items():
+        for ranks in itertools.combinations(range(13), k):
+            out[sum(1 << r for r in ranks)] = 7463 - ev(*(r * 4 for r in ranks))
+    return out
+
+
+_TABLES: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(next, values, flush values), built once per process (~0.1 s)."""
+    global _TABLES  # noqa: PLW0603  (a per-process cache of immutable arrays)
+    if _TABLES is None:
+        _, nxt, values = _rank_states()
+        _TABLES = (nxt, values, _flush_values())
+    return _TABLES
+
+
+# --- exact enumeration of run-outs -------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _leaf(st: np.ndarray, bcnt: np.ndarray, bmask: np.ndarray, hole_cnt: np.ndarray, hole_mask: np.ndarray,
+          n: int, values: np.ndarray, flush: np.ndarray, v: np.ndarray) -> None:
+    """Each player's hand value on one complete board (rank state, or the flush when one is made)."""
+    fs = -1
+    for s in range(4):
+        if bcnt[s] >= 3:
+            fs = s
+    for p in range(n):
+        v[p] = values[st[p]]
+        if fs >= 0 and hole_cnt[p, fs] + bcnt[fs] >= 5:
+            v[p] = flush[bmask[fs] | hole_mask[p, fs]]
+
+
+@njit(cache=True, inline="always")
+def _award(v: np.ndarray, elig: np.ndarray, n: int, out: np.ndarray, weight: int = 1) -> None:
+    """Add ``weight`` run-outs' share units of each contested pot layer to its winners (ties split)."""
+    for j in range(elig.shape[0]):
+        best = -1
+        k = 0
+        for p in range(n):
+            if elig[j, p]:
+                if v[p] > best:
+                    best = v[p]
+                    k = 1
+                elif v[p] == best:
+                    k += 1
+        if k == 0:
+            continue
+        unit = SHARE_UNITS // k * weight
+        for p in range(n):
+            if elig[j, p] and v[p] == best:
+                out[j, p] += unit
+
+
+@njit(cache=True, inline="always")
+def _flush_possible(bcnt: np.ndarray, suit: int, most: np.ndarray) -> bool:
+    """Whether the board with one more card of ``suit`` could give some player a flush (``most``:
+    the most hole cards any player holds in each suit)."""
+    for s in range(4):
+        b = bcnt[s] + (s == suit)
+        if b >= 3 and most[s] + b >= 5:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _share_counts(hole: np.ndarray, board: np.ndarray, elig: np.ndarray, nxt: np.ndarray, values: np.ndarray,
+                  flush: np.ndarray) -> tuple[np.ndarray, int]:
+    """Deal every run-out of the missing board cards: share units per (layer, player) and the
+    number of run-outs. ``hole`` is (players, 2) card ids, ``board`` the known cards, ``elig`` a
+    (layers, players) 0/1 matrix of who can win each contested pot layer.
+
+    The first cards of a run-out are walked as combinations, each level's rank states and suit
+    counts kept; the last card is taken a rank at a time: its cards that can make no flush give
+    the same hand values, so they are evaluated once and weighted (the deck is sorted by rank)."""
+    n = hole.shape[0]
+    used = np.zeros(52, dtype=np.bool_)
+    for c in board:
+        used[c] = True
+    for p in range(n):
+        used[hole[p, 0]] = True
+        used[hole[p, 1]] = True
+    deck = np.array([c for c in range(52) if not used[c]], dtype=np.int64)
+    m, r = len(deck), 5 - len(board)
+    # level 0: hole cards and the known board; level d + 1: after the d-th run-out card
+    st = np.zeros((r + 1, n), dtype=np.int64)
+    bcnt = np.zeros((r + 1, 4), dtype=np.int64)
+    bmask = np.zeros((r + 1, 4), dtype=np.int64)
+    hole_cnt = np.zeros((n, 4), dtype=np.int64)
+    hole_mask = np.zeros((n, 4), dtype=np.int64)
+    for p in range(n):
+        s = 0
+        for c in (hole[p, 0], hole[p, 1]):
+            s = nxt[s, c // 4]
+            hole_cnt[p, c % 4] += 1
+            hole_mask[p, c % 4] |= 1 << (c // 4)
+        for c in board:
+            s = nxt[s, c // 4]
+        st[0, p] = s
+    for c in board:
+        bcnt[0, c % 4] += 1
+        bmask[0, c % 4] |= 1 << (c // 4)
+    out = np.zeros(elig.shape, dtype=np.int64)
+    v = np.zeros(n, dtype=np.int64)
+    if r == 0:
+        _leaf(st[0], bcnt[0], bmask[0], hole_cnt, hole_mask, n, values, flush, v)
+        _award(v, elig, n, out)
+        return out, 1
+    q = r - 1  # cards walked as combinations before the last one
+    can_flush = np.zeros(4, dtype=np.bool_)  # per last card's suit, for the current first cards
+    most = np.zeros(4, dtype=np.int64)
+    for p in range(n):
+        for s in range(4):
+            most[s] = max(most[s], hole_cnt[p, s])
+    idx = np.arange(q)
+    first = 0  # the first level whose card changed since the last pass
+    runouts = 0
+    while True:
+        for d in range(first, q):
+            c = deck[idx[d]]
+            for p in range(n):
+                st[d + 1, p] = nxt[st[d, p], c // 4]
+            for s in range(4):
+                bcnt[d + 1, s] = bcnt[d, s]
+                bmask[d + 1, s] = bmask[d, s]
+            bcnt[d + 1, c % 4] += 1
+            bmask[d + 1, c % 4] |= 1 << (c // 4)
+        for s in range(4):
+            can_flush[s] = _flush_possible(bcnt[q], s, most)
+        i = idx[q - 1] + 1 if q > 0 else 0
+        while i < m:
+            rank = deck[i] // 4
+            plain = 0
+            while i < m and deck[i] // 4 == rank:
+                c = deck[i]
+                if can_flush[c % 4]:
+                    for s in range(4):
+                        bcnt[r, s] = bcnt[q, s]
+                        bmask[r, s] = bmask[q, s]
+                    bcnt[r, c % 4] += 1
+                    bmask[r, c % 4] |= 1 << rank
+                    for p in range(n):
+                        st[r, p] = nxt[st[q, p], rank]
+                    _leaf(st[r], bcnt[r], bmask[r], hole_cnt, hole_mask, n, values, flush, v)
+                    _award(v, elig, n, out)
+                else:
+                    plain += 1
+                runouts += 1
+                i += 1
+            if plain:
+                for p in range(n):
+                    v[p] = values[nxt[st[q, p], rank]]
+                _award(v, elig, n, out, plain)
+        j = q - 1
+        while j >= 0 and idx[j] == m - r + j:
+            j -= 1
+        if j < 0:
+            return out, runouts
+        idx[j] += 1
+        for t in range(j + 1, q):
+            idx[t] = idx[t - 1] + 1
+        first = j
+
+
+def share_counts(hole: list[list[int]], board: list[int], elig: list[list[int]]) -> tuple[np.ndarray, int]:
+    """Exact share units per (contested layer, player) over every run-out, and the run-out count:
+    a player's equity in layer j is out[j, p] / (SHARE_UNITS * runouts)."""
+    nxt, values, flush = _tables()
+    return _share_counts(np.array(hole, dtype=np.int64).reshape(-1, 2), np.array(board, dtype=np.int64),
+                         np.array(elig, dtype=np.int64).reshape(-1, len(hole)), nxt, values, flush)
+
+
+# --- the preflop heads-up table -------------------------------------------------------------
+
+def canonical_headsup(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Suit-canonical key of heads-up matchups, one row (h1a, h1b, h2a, h2b) of card ids each:
+    the smallest packing over the 24 suit relabelings and the two seat orders, and whether the
+    key's first hand is the row's second player (so its equity is the complement)."""
+    cards = np.asarray(cards, dtype=np.int64).reshape(-1, 4)
+    ranks, suits = cards // 4, cards % 4
+    best = np.full(len(cards), np.iinfo(np.int64).max, dtype=np.int64)
+    swapped = np.zeros(len(cards), dtype=np.bool_)
+    for perm in _SUIT_PERMS:
+        ids = ranks * 4 + perm[suits]
+        h1 = np.sort(ids[:, :2], axis=1)
+        h2 = np.sort(ids[:, 2:], axis=1)
+        for flip, (a, b) in enumerate(((h1, h2), (h2, h1))):
+            key = (a[:, 1] << 18) | (a[:, 0] << 12) | (b[:, 1] << 6) | b[:, 0]
+            better = key < best
+            best[better] = key[better]
+            swapped[better] = bool(flip)
+    return best, swapped
+
+
+def _all_headsup_keys() -> np.ndarray:
+    """Every distinct canonical heads-up preflop matchup (47k of the 812k card pairs)."""
+    hands = np.array(list(itertools.combinations(range(52), 2)), dtype=np.int64)
+    i, j = np.triu_indices(len(hands), k=1)
+    rows = np.concatenate([hands[i], hands[j]], axis=1)
+    rows = rows[(rows[:, :2, None] != rows[:, None, 2:]).all(axis=(1, 2))]
+    keys, _ = canonical_headsup(rows)
+    return np.unique(keys)
+
+
+def _unpack(key: int) -> list[list[int]]:
+    """The two hands of a packed heads-up key."""
+    return [[(key >> 18) & 63, (key >> 12) & 63], [(key >> 6) & 63, key & 63]]
+
+
+def _preflop_halves(keys: np.ndarray) -> np.ndarray:
+    """Player 1's preflop equity in half-pots (2 * wins + ties) for each packed heads-up key."""
+    halves = np.zeros(len(keys), dtype=np.int64)
+    for n, key in enumerate(keys):
+        out, runouts = share_counts(_unpack(int(key)), [], [[1, 1]])
+        assert runouts == PREFLOP_RUNOUTS
+        halves[n] = out[0, 0] * 2 // SHARE_UNITS
+    return halves
+
+
+def write_preflop_table(path: Path, jobs: int = 1, progress: bool = True) -> None:
+    """Compute every canonical heads-up preflop matchup exactly and write the table (JSON with
+    base64 zlib int arrays: packed keys, and player 1's equity in half-pots over C(48, 5) boards).
+    About 30 ms a matchup, 47,008 matchups: ~25 CPU-minutes, split over ``jobs`` processes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    keys = _all_headsup_keys()
+    chunks = np.array_split(keys, max(1, len(keys) // 500))
+    t = time.perf_counter()
+    parts: list[np.ndarray] = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for part in pool.map(_preflop_halves, chunks):
+            parts.append(part)
+            if progress:
+                done = sum(len(x) for x in parts)
+                print(f"{done:,}/{len(keys):,} in {time.perf_counter() - t:.0f} s", flush=True)
+    halves = np.concatenate(parts)
+    doc = {"about": "exact heads-up preflop equity of every suit-canonical matchup (detectors/allin.py)",
+           "runouts": PREFLOP_RUNOUTS, "count": len(keys),
+           "keys": base64.b64encode(zlib.compress(keys.astype("<i4").tobytes(), 9)).decode(),
+           "half_pots": base64.b64encode(zlib.compress(halves.astype("<u4").tobytes(), 9)).decode()}
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+_PREFLOP: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def preflop_table() -> tuple[np.ndarray, np.ndarray] | None:
+    """(sorted keys, half-pot counts) of the shipped table, or None when it is missing."""
+    global _PREFLOP  # noqa: PLW0603  (a per-process cache of the shipped table)
+    if _PREFLOP is None:
+        ref = resources.files("detectors").joinpath("models", TABLE)
+        if not ref.is_file():
+            return None
+        doc = json.loads(ref.read_text(encoding="utf-8"))
+        keys = np.frombuffer(zlib.decompress(base64.b64decode(doc["keys"])), dtype="<i4").astype(np.int64)
+        halves = np.frombuffer(zlib.decompress(base64.b64decode(doc["half_pots"])), dtype="<u4").astype(np.int64)
+        _PREFLOP = (keys, halves)
+    return _PREFLOP
+
+
+def preflop_headsup_equity(cards: np.ndarray) -> np.ndarray | None:
+    """Player 1's exact preflop equity (ties split) for rows (h1a, h1b, h2a, h2b), from the table."""
+    table = preflop_table()
+    if table is None:
+        return None
+    keys, halves = table
+    key, swapped = canonical_headsup(cards)
+    at = np.searchsorted(keys, key)
+    if not (at < len(keys)).all() or not (keys[np.minimum(at, len(keys) - 1)] == key).all():
+        raise ValueError("preflop table is incomplete: rebuild it with --write-preflop-table")
+    eq = halves[at] / (2 * PREFLOP_RUNOUTS)
+    return np.where(swapped, 1.0 - eq, eq)
+
+
+# --- pots and the per-hand expected winnings ---------------------------------------------------
+
+def pot_layers(live: list[int], dead: list[int]) -> tuple[list[int], list[list[int]]]:
+    """Main and side pots from what each player put in: each layer's amount and who of the live
+    players (by index) can win it. Folded players' chips are dead money in the layers they reached;
+    anything above the deepest live stack goes to the top layer."""
+    levels = sorted(set(live))
+    amounts, eligible = [], []
+    below = 0
+    for level in levels:
+        amounts.append(sum(min(c, level) - min(c, below) for c in (*live, *dead)))
+        eligible.append([int(c >= level) for c in live])
+        below = level
+    amounts[-1] += sum(max(0, c - below) for c in dead)
+    return amounts, eligible
+
+
+def apportion(expected: list[float], total: int) -> list[int]:
+    """Integer amounts summing to ``total``, each within one chip of ``expected`` (largest
+    remainder), so a hand's adjusted results add up to what was really paid out."""
+    scale = total / sum(expected) if sum(expected) else 0.0
+    want = [e * scale for e in expected]
+    base = [int(np.floor(w)) for w in want]
+    order = sorted(range(len(want)), key=lambda i: base[i] - want[i])
+    for i in order[: total - sum(base)]:
+        base[i] += 1
+    return base
+
+
+def _cards(text: str) -> list[int]:
+    """Card ids of a card string ('AsKd' → [51, 46])."""
+    return [CARD_ID[text[i : i + 2]] for i in range(0, len(text), 2)]
+
+
+class _Equities:
+    """Exact shares per contested layer, each distinct (cards, board, eligibility) dealt once."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[object, ...], np.ndarray] = {}
+
+    def shares(self, hole: list[list[int]], board: list[int], elig: list[list[int]],
+               table_eq: float | None) -> np.ndarray:
+        """(layers, players) equity of each live player in each layer (0 where not eligible)."""
+        contested = [row for row in elig if sum(row) >= 2]
+        out = np.array(elig, dtype=np.float64)  # uncontested layers go to their one player
+        if not contested:
+            return out
+        if table_eq is not None:  # heads-up preflop: one contested layer
+            out[[sum(r) >= 2 for r in elig]] = [table_eq, 1.0 - table_eq]
+            return out
+        key = (tuple(map(tuple, hole)), tuple(board), tuple(map(tuple, contested)))
+        got = self.seen.get(key)
+        if got is None:
+            counts, runouts = share_counts(hole, board, contested)
+            got = self.seen[key] = counts / (SHARE_UNITS * runouts)
+        out[[sum(r) >= 2 for r in elig]] = got
+        return out
+
+
+def _candidates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Hold'em showdowns where someone was all-in and the last decision came before the river,
+    with every live player's cards known: the live players, their cards and chips in, the dead
+    money of those who folded, what was paid out, and the board when the money was in."""
+    return con.execute(
         """WITH last AS (
             SELECT hk, max(list_position(['preflop', 'flop', 'turn', 'river'], street)) AS st
             FROM k_dec GROUP BY hk
         ), sd AS (
-            SELECT hp.hk, list(p.player ORDER BY p.player) AS ps, list(hp.cards ORDER BY p.player) AS cs,
-                   list(hp.put_in ORDER BY p.player) AS puts, CAST(sum(hp.won) AS BIGINT) AS pot,
-                   bool_or(hp.all_in) AS any_all_in
+            SELECT hp.hk,
+                   list(p.player ORDER BY p.player) FILTER (WHERE hp.fold_seq IS NULL) AS ps,
+                   list(hp.cards ORDER BY p.player) FILTER (WHERE hp.fold_seq IS NULL) AS cs,
+                   list(hp.put_in ORDER BY p.player) FILTER (WHERE hp.fold_seq IS NULL) AS puts,
+                   list(hp.put_in) FILTER (WHERE hp.fold_seq IS NOT NULL AND hp.put_in > 0) AS dead,
+                   CAST(sum(hp.won) FILTER (WHERE hp.fold_seq IS NULL) AS BIGINT) AS pot,
+                   count(*) FILTER (WHERE hp.fold_seq IS NULL) AS n_live,
+                   count(*) FILTER (WHERE hp.fold_seq IS NULL AND length(hp.cards) = 4) AS n_known,
+                   bool_or(hp.all_in) FILTER (WHERE hp.fold_seq IS NULL) AS any_all_in
             FROM k_hp hp JOIN k_player p USING (pk)
-            WHERE hp.fold_seq IS NULL AND hp.hk IN (SELECT hk FROM k_hp WHERE all_in)
-            GROUP BY hp.hk HAVING count(*) = 2 AND count(hp.cards) = 2
+            WHERE hp.hk IN (SELECT hk FROM k_hp WHERE all_in)
+            GROUP BY hp.hk
         )
-        SELECT h.hand_id, sd.ps, sd.cs, sd.puts, sd.pot, substr(h.board, 1, (ARRAY[0, 6, 8, 10])[last.st])
-               AS board_then
+        SELECT h.hand_id, sd.ps, sd.cs, sd.puts, coalesce(sd.dead, []) AS dead, sd.pot,
+               substr(h.board, 1, (ARRAY[0, 6, 8, 10])[last.st]) AS board_then
         FROM sd JOIN last USING (hk) JOIN k_hand h USING (hk)
-        WHERE sd.any_all_in AND last.st < 4 AND length(h.board) = 10"""
+        WHERE sd.any_all_in AND sd.n_live >= 2 AND sd.n_known = sd.n_live AND last.st < 4
+          AND length(h.board) = 10 AND h.variant = 'holdem'
+        ORDER BY h.hand_id"""
     ).pl()
+
+
+def _table_equities(cand: pl.DataFrame) -> list[float | None]:
+    """Player 1's preflop equity for the heads-up preflop candidates from the shipped table
+    (None for the others, or for all when the table is missing)."""
+    rows = [i for i, (cs, board) in enumerate(zip(cand["cs"], cand["board_then"], strict=True))
+            if len(cs) == 2 and not board]
+    got: list[float | None] = [None] * cand.height
+    if not rows:
+        return got
+    cards = np.array([_cards(cand["cs"][i][0] + cand["cs"][i][1]) for i in rows], dtype=np.int64)
+    eq = preflop_headsup_equity(cards)
+    if eq is not None:
+        for i, e in zip(rows, eq, strict=True):
+            got[i] = float(e)
+    return got
+
+
+def build_allin_ev(con: duckdb.DuckDBPyConnection) -> None:
+    """Temp table allin_ev (hand_id, player, ev_net) for all-in showdowns with every card known."""
+    cand = _candidates(con)
+    table_eq = _table_equities(cand)
+    equities = _Equities()
     rows: list[tuple[str, str, int]] = []
-    for hid, ps, cs, puts, pot, board in cand.iter_rows():
-        rng = random.Random(int(hashlib.sha256(hid.encode()).hexdigest()[:12], 16))
-        eq = _equity(cs[0], cs[1], board or "", rng)
-        rows.append((hid, ps[0], round(eq * pot) - puts[0]))
-        rows.append((hid, ps[1], round((1 - eq) * pot) - puts[1]))
+    for (hid, ps, cs, puts, dead, pot, board), teq in zip(cand.iter_rows(), table_eq, strict=True):
+        amounts, elig = pot_layers(list(puts), list(dead))
+        shares = equities.shares([_cards(c) for c in cs], _cards(board or ""), elig, teq)
+        expected = (np.array(amounts, dtype=np.float64) @ shares).tolist()
+        for player, paid, got in zip(ps, puts, apportion(expected, int(pot)), strict=True):
+            rows.append((hid, player, got - paid))
     frame = pl.DataFrame(rows, schema={"hand_id": pl.String, "player": pl.String, "ev_net": pl.Int64},
                          orient="row")
     con.register("_allin", frame.to_arrow())
     con.execute("CREATE OR REPLACE TEMP TABLE allin_ev AS SELECT * FROM _allin")
     con.unregister("_allin")
+
+
+def main() -> None:
+    """``python -m detectors.allin --write-preflop-table``: (re)compute the shipped table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write-preflop-table", action="store_true")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for the table")
+    args = ap.parse_args()
+    if args.write_preflop_table:
+        write_preflop_table(Path(__file__).resolve().parent / "models" / TABLE, args.jobs)
+
+
+if __name__ == "__main__":
+    main()
