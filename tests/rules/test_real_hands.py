@@ -197,6 +197,7 @@ FORMATS = (
     "bovada",
     "cake",
     "entraction",
+    "everest",
     "everleaf",
     "fulltilt",
     "ggpoker",
