@@ -100,7 +100,8 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=5)
     ap.add_argument("--work", default="/tmp/bench_detect")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--memory", default="6GB")
+    ap.add_argument("--memory", default=Params().memory_limit,
+                    help="DuckDB memory limit (default: what floorman detect uses)")
     ap.add_argument("--mode", default="operator")
     ap.add_argument("--model", help="pair model file (default: the mode's shipped model; a missing file such as "
                                     "'none' scores by the rules, e.g. while the model's features are being changed)")
@@ -117,7 +118,7 @@ def main() -> None:
     print(f"built {n:,} hands in {time.perf_counter() - t:.1f} s (not timed below)")
     con = duckdb.connect(str(db))
     con.execute(f"SET threads = {args.threads}; SET memory_limit = '{args.memory}'")
-    con.execute("SET preserve_insertion_order = false")
+    con.execute("SET preserve_insertion_order = false")  # as detect() sets it on its own connection
     params = Params(mode=args.mode, model=args.model)
     stages: list[tuple[str, float, float]] = []
     t0, c0 = time.perf_counter(), time.process_time()

@@ -422,6 +422,8 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
     con = con or duckdb.connect(str(db))
     try:
         con.execute(f"SET memory_limit = '{params.memory_limit}'")
+        if own:  # results are keyed and sorted where order matters; on a caller's connection, its choice
+            con.execute("SET preserve_insertion_order = false")
         if params.threads:
             con.execute(f"SET threads = {int(params.threads)}")
         apply_schema(con)
