@@ -65,11 +65,12 @@ _DATE = re.compile(r"- ?\w+, ?(\w+) (\d+), (\d\d:\d\d:\d\d) (\w*) ?(\d{4})\s*$")
 _BLINDS = re.compile(r"^\s*[$€£]?\s*([\d.,]+)\s*/\s*[$€£]?\s*([\d.,]+)")
 _TRNY = re.compile(r"Trny: ?(\d+)")
 _TABLE = re.compile(r"^Table (?P<table>.+?)\s*\(\s*(?P<money>Real Money|Play Money)\s*\)")
-_SEAT = re.compile(r"^[Ss]eat ?(\d+): (.*?) \( ?(.+?) ?\)\s*$")
+#: a seat; converters that annotate it with HUD statistics (" - VPIP: 26, PFR: 19, ...") add nothing to the hand
+_SEAT = re.compile(r"^[Ss]eat ?(\d+): (.*?) \( ?(.+?) ?\)(?: - VPIP: [^()]*)?\s*$")
 _BUTTON = re.compile(r"Seat (\d+) is the button")
 _BRACKET = re.compile(
     r"^(?P<p>.*?) (?P<v>posts small blind|posts big blind \+ dead|posts big blind|posts ante|calls|raises"
-    r"|bets|is all-In|shows|doesn't show) *\[ ?(?P<a>[^]]*?) ?\]"
+    r"|bets|is all-In|shows|doesn't show)(?: of)? *\[ ?(?P<a>[^]]*?) ?\]"
 )
 _WINS = re.compile(
     r"^(?P<p>.*?) wins (?:Lo \()?(?P<a>[$€£]? ?[\d.,][\d.,\s]*?)(?: ?(?:USD|EUR|GBP|chips))? ?\)?"
@@ -207,7 +208,7 @@ class PartyPokerFormat(TextHandFormat):
         if table is None:
             raise ParseError(f"unrecognised table line {table_line!r}", 3)
         trny = _TRNY.search(game_line) or _TRNY.search(" ".join(lines[1:5]))
-        tournament = trny is not None or "Buy-in" in game_line
+        tournament = trny is not None or "Buy-in" in game_line or game_line.startswith("Tourney Hand ")
         if tournament:
             currency, scale = "CHIPS", 1
         elif table["money"] == "Play Money":

@@ -348,12 +348,13 @@ def test_partypoker_tournaments_reconcile_with_their_unwritten_blinds() -> None:
     _, reasons, hands = _per_file(partypoker.FORMAT, tour("PartyPoker"))
     # old exports write "Blinds(100/200)" (or "Stakes(200/400)" in limit) but no posts: every hand
     # was short of its blinds ("implied rake -3750"); now all 17 reconcile (one of them writes
-    # "wins 20 chips from  side pot #1  with" with doubled spaces), and the stud MTT hand too; the two
+    # "wins 20 chips from  side pot #1  with" with doubled spaces), the stud MTT hand, and a converter's
+    # "Tourney Hand" with HUD statistics in its seat lines and "posts ante of [1200]"; the two
     # anonymised 2021 MTT hands are named anomalies (tests/parsers/test_partypoker_2021.py)
-    assert len(hands) == 20
+    assert len(hands) == 21
     assert set(not_ok(hands)) == {"partypoker:16194828757579au6ou93d1", "partypoker:161938625156465v9fyd47bg"}
-    # what is still not read: a HUD-annotated converter output and fpdb's two cut fragments
-    assert sum(reasons.values()) == 3 and not any("unsupported" in r for r in reasons)
+    # what is still not read: fpdb's two cut fragments
+    assert sum(reasons.values()) == 2 and not any("unsupported" in r for r in reasons)
 
 
 # -- iPoker --------------------------------------------------------------------------------------
@@ -501,3 +502,12 @@ def test_a_converted_stars_tournament_header_without_its_level() -> None:
     assert (hand.game_type, hand.tournament_id, hand.tournament_level, hand.sb, hand.bb, hand.ante) == (
         "tournament", "12305244", None, 300, 600, 60)
     assert awards(hand) == [("Big Blind", 900, 0, 1)] and not_ok([hand]) == {}
+
+
+def test_partypoker_converter_output_with_hud_statistics_in_the_seat_lines() -> None:
+    path = tour("PartyPoker", "Flop", "NLHE-9max-MTT-unknownBuyin-201812.converted.txt")
+    # "Tourney Hand NL Texas Hold'em", "Seat 1: Player1 ( 1232368 ) - VPIP: 27, PFR: 22, ...": the HUD's
+    # numbers are not the hand's; "Player1 posts ante of [1200]."
+    (hand,) = parse_all(partypoker.FORMAT, [path])[0]
+    assert (hand.game_type, hand.currency, hand.sb, hand.bb, hand.ante) == ("tournament", "CHIPS", 6000, 12000, 1200)
+    assert hand.seats[0].stack == 1232368 and awards(hand) == [("Player1", 707982, 0, 1)] and not_ok([hand]) == {}
