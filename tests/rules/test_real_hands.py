@@ -208,6 +208,7 @@ FORMATS = (
     "ongame",
     "pacific",
     "partypoker",
+    "partypoker_2021",  # the anonymised 2021 MTTs (its parser is in progress): no findings at ERROR
     "phh",
     "pkr",
     "pokernow",
