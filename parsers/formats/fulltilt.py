@@ -65,6 +65,8 @@ _HEADER = re.compile(
     r"(?: \[(?P<et_time>\d+:\d\d:\d\d) ET - (?P<et_date>\d{4}/\d\d/\d\d)\])?\s*$"
 )
 _STAKES = re.compile(r"^(?P<sb>[$€£]?[\d,.]+K?)/(?P<bb>[$€£]?[\d,.]+K?)(?: Ante (?P<ante>[$€£]?[\d,.]+K?))?$")
+#: a Flipout sit & go's stakes ("2B/2B Ante 2B"): every stack is posted as an ante, no blind amount is written
+_FLIPOUT = re.compile(r"^\d+B/\d+B Ante \d+B$")
 _SEAT = re.compile(r"^Seat (\d+): (.+?) \(([$€£]?[\d,.]+)\)(, is sitting out)?\s*$")
 _BUTTON = re.compile(r"^The button is in seat #(\d+)")
 _ACTION = re.compile(
@@ -200,7 +202,8 @@ class FullTiltFormat(TextHandFormat):
         stakes = _STAKES.match(first)
         game_text, stakes_text = (second, first) if stakes else (first, second)
         stakes = stakes or _STAKES.match(second)
-        if stakes is None:
+        flipout = stakes is None and _FLIPOUT.match(second) is not None
+        if stakes is None and not flipout:
             raise ParseError(f"unrecognised stakes in {lines[0]!r}", 1)
         variant, betting = _game(game_text)
         tournament = head["tid"] is not None
@@ -219,16 +222,18 @@ class FullTiltFormat(TextHandFormat):
         hand = Hand(
             hand_id=f"fulltilt:{head['no']}", site="fulltilt", site_hand_no=head["no"], format=self.name,
             variant=variant, betting=betting, game_type="tournament" if tournament else "cash",
-            table_name=(head["table"] or head["match"]).strip(), sb=_amount(stakes["sb"], scale),
-            bb=_amount(stakes["bb"], scale), currency=currency, unit_scale=scale,
+            table_name=(head["table"] or head["match"]).strip(), sb=_amount(stakes["sb"], scale) if stakes else 0,
+            bb=_amount(stakes["bb"], scale) if stakes else 0, currency=currency, unit_scale=scale,
             source_file=source_file, byte_offset=block.offset, byte_length=block.length,
             started_at=_started(head), tournament_id=head["tid"],
             max_seats=int(max_seats.group(1)) if max_seats else (2 if "heads up" in tinfo.lower() else None),
         )
-        if stakes["ante"]:
+        if stakes is not None and stakes["ante"]:
             hand.ante = _amount(stakes["ante"], scale)
         family = game_family(variant)
         _read_body(hand, lines, scale, family)
+        if flipout:  # every stack goes in as its ante: the ante is what was posted
+            hand.ante = max((a.contribution for a in hand.actions if a.kind is Kind.POST_ANTE), default=0)
         if family != "flop" and betting == "FL":
             hand.small_bet, hand.big_bet = hand.sb, hand.bb
         if family == "stud":  # no blinds: bb is the small bet (as in the flop games' fixed limit)

@@ -511,3 +511,13 @@ def test_partypoker_converter_output_with_hud_statistics_in_the_seat_lines() -> 
     (hand,) = parse_all(partypoker.FORMAT, [path])[0]
     assert (hand.game_type, hand.currency, hand.sb, hand.bb, hand.ante) == ("tournament", "CHIPS", 6000, 12000, 1200)
     assert hand.seats[0].stack == 1232368 and awards(hand) == [("Player1", 707982, 0, 1)] and not_ok([hand]) == {}
+
+
+def test_full_tilt_flipout_every_stack_goes_in_as_its_ante() -> None:
+    path = tour("FTP", "Flop", "NLHE-9max-Flipout-USD-300-201408.Entry 2.txt")
+    # "$300 Flipout (272237051), Table 1 - NL Hold'em - 2B/2B Ante 2B": no blind amount is written;
+    # "Player0 antes 3,000, and is all in" nine times, "Player1 wins the pot (27,000)"
+    (hand,) = parse_all(fulltilt.FORMAT, [path])[0]
+    assert (hand.tournament_id, hand.sb, hand.bb, hand.ante) == ("272237051", 0, 0, 3000)
+    assert sum(a.contribution for a in hand.actions) == 27000 and awards(hand) == [("Player1", 27000, 0, 1)]
+    assert not_ok([hand]) == {}
