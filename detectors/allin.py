@@ -416,15 +416,11 @@ class _Equities:
     def __init__(self) -> None:
         self.seen: dict[tuple[object, ...], np.ndarray] = {}
 
-    def shares(self, hole: list[list[int]], board: list[int], elig: list[list[int]],
-               table_eq: float | None) -> np.ndarray:
+    def shares(self, hole: list[list[int]], board: list[int], elig: list[list[int]]) -> np.ndarray:
         """(layers, players) equity of each live player in each layer (0 where not eligible)."""
         contested = [row for row in elig if sum(row) >= 2]
         out = np.array(elig, dtype=np.float64)  # uncontested layers go to their one player
         if not contested:
-            return out
-        if table_eq is not None:  # heads-up preflop: one contested layer
-            out[[sum(r) >= 2 for r in elig]] = [table_eq, 1.0 - table_eq]
             return out
         key = (tuple(map(tuple, hole)), tuple(board), tuple(map(tuple, contested)))
         got = self.seen.get(key)
@@ -440,62 +436,126 @@ def _candidates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     with every live player's cards known: the live players, their cards and chips in, the dead
     money of those who folded, what was paid out, and the board when the money was in."""
     return con.execute(
-        """WITH last AS (
-            SELECT hk, max(list_position(['preflop', 'flop', 'turn', 'river'], street)) AS st
-            FROM k_dec GROUP BY hk
-        ), sd AS (
-            SELECT hp.hk,
-                   list(p.player ORDER BY p.player) FILTER (WHERE hp.fold_seq IS NULL) AS ps,
-                   list(hp.cards ORDER BY p.player) FILTER (WHERE hp.fold_seq IS NULL) AS cs,
-                   list(hp.put_in ORDER BY p.player) FILTER (WHERE hp.fold_seq IS NULL) AS puts,
-                   list(hp.put_in) FILTER (WHERE hp.fold_seq IS NOT NULL AND hp.put_in > 0) AS dead,
-                   CAST(sum(hp.won) FILTER (WHERE hp.fold_seq IS NULL) AS BIGINT) AS pot,
-                   count(*) FILTER (WHERE hp.fold_seq IS NULL) AS n_live,
-                   count(*) FILTER (WHERE hp.fold_seq IS NULL AND length(hp.cards) = 4) AS n_known,
-                   bool_or(hp.all_in) FILTER (WHERE hp.fold_seq IS NULL) AS any_all_in
+        """WITH ai AS (
+            SELECT DISTINCT hk FROM k_hp WHERE all_in AND fold_seq IS NULL
+        ), live AS (
+            SELECT hp.hk, list(p.player ORDER BY p.player) AS ps, list(hp.cards ORDER BY p.player) AS cs,
+                   list(CAST(hp.put_in AS BIGINT) ORDER BY p.player) AS puts, CAST(sum(hp.won) AS BIGINT) AS pot
             FROM k_hp hp JOIN k_player p USING (pk)
-            WHERE hp.hk IN (SELECT hk FROM k_hp WHERE all_in)
+            WHERE hp.fold_seq IS NULL AND hp.hk IN (SELECT hk FROM ai)
             GROUP BY hp.hk
+            HAVING count(*) >= 2 AND count(*) = count(*) FILTER (WHERE length(hp.cards) = 4)
+        ), dead AS (
+            SELECT hk, list(CAST(put_in AS BIGINT)) AS dead FROM k_hp
+            WHERE fold_seq IS NOT NULL AND put_in > 0 AND hk IN (SELECT hk FROM live) GROUP BY hk
+        ), last AS (
+            -- the street of the hand's last decision: the money was all in after it
+            SELECT hk, max(list_position(['preflop', 'flop', 'turn', 'river'], street)) AS st
+            FROM k_dec WHERE hk IN (SELECT hk FROM live) GROUP BY hk
         )
-        SELECT h.hand_id, sd.ps, sd.cs, sd.puts, coalesce(sd.dead, []) AS dead, sd.pot,
+        SELECT h.hand_id, live.ps, live.cs, live.puts, coalesce(dead.dead, []) AS dead, live.pot,
                substr(h.board, 1, (ARRAY[0, 6, 8, 10])[last.st]) AS board_then
-        FROM sd JOIN last USING (hk) JOIN k_hand h USING (hk)
-        WHERE sd.any_all_in AND sd.n_live >= 2 AND sd.n_known = sd.n_live AND last.st < 4
-          AND length(h.board) = 10 AND h.variant = 'holdem'
+        FROM live JOIN last USING (hk) JOIN k_hand h USING (hk) LEFT JOIN dead USING (hk)
+        WHERE last.st < 4 AND length(h.board) = 10 AND h.variant = 'holdem'
         ORDER BY h.hand_id"""
     ).pl()
 
 
-def _table_equities(cand: pl.DataFrame) -> list[float | None]:
-    """Player 1's preflop equity for the heads-up preflop candidates from the shipped table
-    (None for the others, or for all when the table is missing)."""
-    rows = [i for i, (cs, board) in enumerate(zip(cand["cs"], cand["board_then"], strict=True))
-            if len(cs) == 2 and not board]
-    got: list[float | None] = [None] * cand.height
-    if not rows:
-        return got
-    cards = np.array([_cards(cand["cs"][i][0] + cand["cs"][i][1]) for i in rows], dtype=np.int64)
-    eq = preflop_headsup_equity(cards)
-    if eq is not None:
-        for i, e in zip(rows, eq, strict=True):
-            got[i] = float(e)
-    return got
+@njit(cache=True)
+def _headsup_batch(cards: np.ndarray, boards: np.ndarray, n_board: np.ndarray, nxt: np.ndarray,
+                   values: np.ndarray, flush: np.ndarray) -> np.ndarray:
+    """Player 1's exact equity (ties split) for heads-up rows (h1a, h1b, h2a, h2b), each with its
+    first ``n_board`` known board cards: one compiled loop, no Python call per hand."""
+    elig = np.ones((1, 2), dtype=np.int64)
+    eq = np.zeros(len(cards), dtype=np.float64)
+    for i in range(len(cards)):
+        out, runouts = _share_counts(cards[i].reshape(2, 2), boards[i, : n_board[i]], elig, nxt, values, flush)
+        eq[i] = out[0, 0] / (SHARE_UNITS * runouts)
+    return eq
+
+
+def headsup_equity(cards: np.ndarray, boards: list[str]) -> np.ndarray:
+    """Player 1's exact equity for heads-up rows of card ids given the board when the money went
+    in: preflop rows from the shipped table, the others (and all, without the table) enumerated
+    once per distinct (cards, board)."""
+    eq = np.zeros(len(cards), dtype=np.float64)
+    preflop = np.array([not b for b in boards], dtype=np.bool_)
+    from_table = preflop_headsup_equity(cards[preflop]) if preflop.any() else None
+    if from_table is not None:
+        eq[preflop] = from_table
+    todo = np.flatnonzero(~preflop) if from_table is not None or not preflop.any() else np.arange(len(cards))
+    if len(todo):
+        board_ids = np.full((len(cards), 5), -1, dtype=np.int64)
+        for i in todo:
+            b = _cards(boards[i])
+            board_ids[i, : len(b)] = b
+        rows = np.concatenate([cards[todo], board_ids[todo]], axis=1)
+        uniq, back = np.unique(rows, axis=0, return_inverse=True)
+        n_board = (uniq[:, 4:] >= 0).sum(axis=1)
+        nxt, values, flush = _tables()
+        eq[todo] = _headsup_batch(uniq[:, :4].copy(), uniq[:, 4:].copy(), n_board, nxt, values, flush)[back.ravel()]
+    return eq
+
+
+def _headsup_ev(hu: pl.DataFrame) -> pl.DataFrame:
+    """ev_net of both players of each heads-up candidate, vectorised: the pot both can win (twice
+    the shorter stack plus the dead money up to it) split by equity, the rest back to the deeper
+    stack (all of it contested when the stacks are equal, as ``pot_layers`` does), scaled to what
+    was paid out and rounded so the two add up to it (``apportion``'s rule for two players)."""
+    puts = np.array(hu["puts"].to_list(), dtype=np.int64).reshape(-1, 2)
+    pot = hu["pot"].to_numpy().astype(np.int64)
+    lo, hi = puts.min(axis=1), puts.max(axis=1)
+    dead = hu.select(pl.int_range(pl.len()).alias("row"), "dead").explode("dead").drop_nulls()
+    row, d = dead["row"].to_numpy(), dead["dead"].to_numpy().astype(np.int64)
+    dead_lo = np.bincount(row, np.minimum(d, lo[row]), minlength=len(hu))
+    dead_all = np.bincount(row, d, minlength=len(hu))
+    contested = 2 * lo + dead_lo
+    excess = (hi - lo) + (dead_all - dead_lo)
+    even = lo == hi
+    contested = np.where(even, contested + excess, contested)
+    excess = np.where(even, 0, excess)
+    cards = np.array([_cards(a + b) for a, b in hu["cs"].to_list()], dtype=np.int64).reshape(-1, 4)
+    eq = headsup_equity(cards, [b or "" for b in hu["board_then"].to_list()])
+    want1 = eq * contested + np.where(puts[:, 0] > puts[:, 1], excess, 0)
+    want2 = (1 - eq) * contested + np.where(puts[:, 1] > puts[:, 0], excess, 0)
+    total = want1 + want2
+    scale = np.divide(pot, total, out=np.zeros(len(hu)), where=total > 0)
+    w1, w2 = want1 * scale, want2 * scale
+    f1, f2 = np.floor(w1).astype(np.int64), np.floor(w2).astype(np.int64)
+    extra = pot - f1 - f2  # 0 or 1: the larger remainder takes it, player 1 on a tie
+    first = (w1 - f1) >= (w2 - f2)
+    got1 = f1 + np.where(extra >= 2, 1, np.where(extra == 1, first, 0))
+    got2 = pot - got1
+    hid = hu["hand_id"].to_list()
+    ps = hu["ps"].to_list()
+    return pl.DataFrame({
+        "hand_id": [h for h in hid for _ in range(2)],
+        "player": [p for pair in ps for p in pair],
+        "ev_net": np.column_stack([got1 - puts[:, 0], got2 - puts[:, 1]]).ravel(),
+    }, schema={"hand_id": pl.String, "player": pl.String, "ev_net": pl.Int64})
+
+
+def _multiway_ev(multi: pl.DataFrame) -> pl.DataFrame:
+    """ev_net of every live player of each multiway candidate: pot layers, exact shares per
+    layer, each distinct matchup dealt once."""
+    equities = _Equities()
+    rows: list[tuple[str, str, int]] = []
+    for hid, ps, cs, puts, dead, pot, board in multi.select(
+            "hand_id", "ps", "cs", "puts", "dead", "pot", "board_then").iter_rows():
+        amounts, elig = pot_layers(list(puts), list(dead))
+        shares = equities.shares([_cards(c) for c in cs], _cards(board or ""), elig)
+        expected = (np.array(amounts, dtype=np.float64) @ shares).tolist()
+        for player, paid, got in zip(ps, puts, apportion(expected, int(pot)), strict=True):
+            rows.append((hid, player, got - paid))
+    return pl.DataFrame(rows, schema={"hand_id": pl.String, "player": pl.String, "ev_net": pl.Int64},
+                        orient="row")
 
 
 def build_allin_ev(con: duckdb.DuckDBPyConnection) -> None:
     """Temp table allin_ev (hand_id, player, ev_net) for all-in showdowns with every card known."""
     cand = _candidates(con)
-    table_eq = _table_equities(cand)
-    equities = _Equities()
-    rows: list[tuple[str, str, int]] = []
-    for (hid, ps, cs, puts, dead, pot, board), teq in zip(cand.iter_rows(), table_eq, strict=True):
-        amounts, elig = pot_layers(list(puts), list(dead))
-        shares = equities.shares([_cards(c) for c in cs], _cards(board or ""), elig, teq)
-        expected = (np.array(amounts, dtype=np.float64) @ shares).tolist()
-        for player, paid, got in zip(ps, puts, apportion(expected, int(pot)), strict=True):
-            rows.append((hid, player, got - paid))
-    frame = pl.DataFrame(rows, schema={"hand_id": pl.String, "player": pl.String, "ev_net": pl.Int64},
-                         orient="row")
+    two = cand["ps"].list.len() == 2
+    frame = pl.concat([_headsup_ev(cand.filter(two)), _multiway_ev(cand.filter(~two))])
     con.register("_allin", frame.to_arrow())
     con.execute("CREATE OR REPLACE TEMP TABLE allin_ev AS SELECT * FROM _allin")
     con.unregister("_allin")
