@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from detectors import allin, features, pairs, run, stats  # noqa: E402
 from detectors.families import rule_scores  # noqa: E402
 from detectors.run import Params, build_flags, score  # noqa: E402
+from pipelines.steps import DETECT_MEMORY  # noqa: E402
 
 CACHED = ROOT / "var" / "bench" / "s101.duckdb"
 
@@ -100,8 +101,8 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=5)
     ap.add_argument("--work", default="/tmp/bench_detect")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--memory", default=Params().memory_limit,
-                    help="DuckDB memory limit (default: what floorman detect uses)")
+    ap.add_argument("--memory", default=DETECT_MEMORY,
+                    help="DuckDB memory limit (default: the nightly audit's, pipelines.steps.DETECT_MEMORY)")
     ap.add_argument("--mode", default="operator")
     ap.add_argument("--model", help="pair model file (default: the mode's shipped model; a missing file such as "
                                     "'none' scores by the rules, e.g. while the model's features are being changed)")
@@ -118,7 +119,7 @@ def main() -> None:
     print(f"built {n:,} hands in {time.perf_counter() - t:.1f} s (not timed below)")
     con = duckdb.connect(str(db))
     con.execute(f"SET threads = {args.threads}; SET memory_limit = '{args.memory}'")
-    con.execute("SET preserve_insertion_order = false")  # as detect() sets it on its own connection
+    con.execute("SET preserve_insertion_order = false")  # as detect() sets it
     params = Params(mode=args.mode, model=args.model)
     stages: list[tuple[str, float, float]] = []
     t0, c0 = time.perf_counter(), time.process_time()
@@ -133,8 +134,10 @@ def main() -> None:
     allin.build_allin_ev(con)
     lap("all-in equity")
     stats.player_stats(con)
+    run.release(con, "player_stats")
     lap("player stats")
     stats.pair_stats(con, params.min_hands)
+    run.release(con, "pair_stats")
     lap("pair stats")
     summed = pairs.summed_pair_stats(con)
     if hasattr(run, "frame_from_summed"):  # the pipeline's own pair frame (effect sizes included)

@@ -90,12 +90,33 @@ def _migrate_flags_key(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("COMMIT")
 
 
+#: temp tables a stage leaves behind that no later stage of a run reads (scoring, evidence, the
+#: run's own inserts read k_hand, k_player, k_hp, k_dec, k_pdec, k_pflow, k_psq, k_pcs and the t_ tables)
+RELEASED_AFTER = {
+    "player_stats": ("k_spot", "k_act", "k_cards"),
+    "pair_stats": ("k_strength", "k_tog", "k_keep", "k_fl", "k_sq", "k_cs"),
+}
+
+
+def release(con: duckdb.DuckDBPyConnection, stage: str) -> None:
+    """Drop what ``stage`` no longer needs. Why: at 1,000,000 hands the temp tables outgrow
+    DuckDB's memory limit and spill to disk (1.3 GB of temporary files under the 4 GB default),
+    which made the later stages slower than their share of the hands; what is freed early is
+    memory the pair statistics and the evidence queries get instead. (Views over a dropped table,
+    such as ``cards`` and ``strength``, are not read in a run; ``detectors.snapshot`` runs the
+    stages without releasing.)"""
+    for table in RELEASED_AFTER.get(stage, ()):
+        con.execute(f"DROP TABLE IF EXISTS {table}")
+
+
 def compute(con: duckdb.DuckDBPyConnection, params: Params) -> pl.DataFrame:
     """Build features and statistics (temp tables) and return the scored unordered pairs."""
     features.build(con, params.mode, params.since, params.until)
     allin.build_allin_ev(con)
     stats.player_stats(con)
+    release(con, "player_stats")
     stats.pair_stats(con)
+    release(con, "pair_stats")
     summed = pairs.summed_pair_stats(con)
     return frame_from_summed(summed, params.min_hands)
 
@@ -422,8 +443,9 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
     con = con or duckdb.connect(str(db))
     try:
         con.execute(f"SET memory_limit = '{params.memory_limit}'")
-        if own:  # results are keyed and sorted where order matters; on a caller's connection, its choice
-            con.execute("SET preserve_insertion_order = false")
+        # every result whose order matters is sorted by key (stable_order, flags, evidence lists), so
+        # DuckDB may reorder the rest: less memory held for order, fewer spills at a million hands
+        con.execute("SET preserve_insertion_order = false")
         if params.threads:
             con.execute(f"SET threads = {int(params.threads)}")
         apply_schema(con)
