@@ -1,0 +1,252 @@
+"""KingsClub text hand histories ("#39969456: Pot Limit Omaha - 5/10", then a date line).
+
+Why its own module: KingsClub writes PokerStars-like decisions in its own words and, unlike
+PokerStars, leaves out what a reader must derive:
+
+* calls are written as the street total reached ("calls 30" after a 10 big blind adds 20), like
+  bets and raises ("raises to 1,375");
+* uncalled bets are never written: the excess of the top bet on the last street that had bets is
+  handed back here, as every site that writes it does;
+* the summary writes every seat's final stack and net ("Seat 1: Player0 (1,104) +104"), the rake
+  ("Rake 1", no line when none was taken) and the pots won ("wins pot (209)", "wins (3,075) from
+  side pot 1"); a pot nobody else could win (a side pot, a big blind left uncontested by a short
+  all-in) sometimes has no line. Such an unwritten award is read from the seat's final stack
+  (named in the module's test), so the awards equation (awards + rake = everything put in) still
+  checks every other line of the hand; the seats' own results must balance against the rake
+  (ParseError otherwise);
+* run it twice writes "*** BOARD 2 - RIVER *** [- - - Qd] [Jd]" ('-' a card shared with board 1)
+  and split-board Limit Omaha ("LO Split") deals two boards from the flop.
+
+The header names no currency; fpdb, which knows the site, reads cash games as USD. Amounts carry
+cents ("13,812.50"), so the unit is the cent. Times are written without a zone (``started_at`` stays
+None). Draw and stud games are quarantined: the games the canonical model lacks (Drawmaha, Badacey,
+Badeucey, 2-7 Razz, A-5 Single Draw) by name, the others because this parser does not read
+KingsClub's draw and stud streets yet.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from parsers.base import StartLineFormat
+from parsers.formats._stakes import fixed_limit_blinds
+from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.reading import Block
+
+_START = re.compile(r"^(?:\ufeff)?#(?P<no>\d+): (?P<game>.+) - (?P<sb>[\d,.]+)/(?P<bb>[\d,.]+)(?=\s|$)")
+_TABLE = re.compile(r"^Table '(?P<name>.*)'(?: Seat (?P<button>\d+) is the button)?$")
+_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<cash>[\d,.]+)\)(?: (?P<net>[+-][\d,.]+))?$")
+_STREET = re.compile(r"^\*\*\* (?:BOARD (?P<board>\d) - )?(?P<street>FLOP|TURN|RIVER) \*\*\* (?P<cards>.*)$")
+_WINS = re.compile(r"^(?P<name>.+?) wins (?:pot \((?P<amt>[\d,.]+)\)|\((?P<amt2>[\d,.]+)\) from (?P<pot>pot|side pot (?P<side>\d+)))$")
+_ALL_IN = ", and is all in"
+_STREETS = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
+_LIMITS = {"No Limit": "NL", "Pot Limit": "PL", "Limit": "FL"}
+_GAMES = {
+    "Holdem": "holdem",
+    "Omaha": "omaha",
+    "Omaha Hi-Lo": "omaha_hilo",
+    "Omaha 5 Card": "omaha5",
+    "Big O": "omaha5_hilo",
+    "Omaha 6 Card": "omaha6",
+}
+#: games of the site the canonical model has no variant for
+_NOT_IN_MODEL = ("2-7 Drawmaha", "Captain", "Badacey", "Badeucey", "2-7 Razz", "A-5 Single Draw")
+#: games the model has, dealt on draw or stud streets this parser does not read yet
+_NOT_READ = ("Razz", "Seven Card Stud", "Seven Card Stud Hi-Lo", "Badugi", "2-7 Triple Draw",
+             "2-7 Single Draw", "A-5 Triple Draw", "5 Card Draw")
+
+
+class KingsClubFormat(StartLineFormat):
+    name: ClassVar[str] = "kingsclub"
+    priority: ClassVar[int] = 50
+    description: ClassVar[str] = "KingsClub text hand histories (cash hold'em and omaha)"
+    start: ClassVar[re.Pattern[str]] = _START
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        lines = [ln.strip() for ln in block.lines if ln.strip()]
+        return _parse(lines, block, source_file)
+
+
+def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
+    head = _START.match(lines[0])
+    if head is None:
+        raise ParseError(f"unrecognised header {lines[0][:100]!r}", 1)
+    hand = new_hand(site="kingsclub", hand_no=head["no"], fmt="kingsclub", source_file=source_file,
+                    offset=block.offset, length=block.length)
+    money = Money(100)
+    _game(hand, head["game"])
+    hand.currency = "USD"
+    hand.sb, hand.bb = money(head["sb"]), money(head["bb"])
+    reader = _Reader(hand, money)
+    for n, line in enumerate(lines[1:], 2):
+        try:
+            reader.line(line)
+        except ParseError as exc:
+            raise ParseError(exc.reason, n) from None
+    if not reader.in_summary:
+        raise ParseError("truncated hand: no '*** SUMMARY ***'")
+    reader.settle()
+    if hand.betting == "FL":
+        fixed_limit_blinds(hand, hand.sb)  # "Limit Holdem - 40/80" names the bets: the small one is the big blind
+    return reader.b.finish()
+
+
+def _game(hand: Hand, text: str) -> None:
+    """Structure and variant from 'Pot Limit Omaha Hi-Lo'; games not read raise a named reason."""
+    limit = next((k for k in sorted(_LIMITS, key=len, reverse=True) if text.startswith(k + " ")), None)
+    if limit is None:
+        raise ParseError(f"unrecognised game {text!r}", 1)
+    game = text[len(limit) + 1:]
+    if game in _NOT_IN_MODEL:
+        raise ParseError(f"unsupported variant: {game} (the canonical model has no such game)", 1)
+    if game in _NOT_READ:
+        raise ParseError(f"unsupported variant: {game} (KingsClub draw and stud streets are not read yet)", 1)
+    if game not in _GAMES:
+        raise ParseError(f"unsupported variant: {game}", 1)
+    hand.variant, hand.betting = _GAMES[game], _LIMITS[limit]
+
+
+class _Reader:
+    """The lines after the header, into the builder; the summary's results kept for ``settle``."""
+
+    def __init__(self, hand: Hand, money: Money) -> None:
+        self.hand, self.money = hand, money
+        self.b = HandBuilder(hand)
+        self.names: list[str] = []
+        self.in_summary = False
+        self.finals: dict[str, int] = {}
+        self.board_cards: dict[int, list[str]] = {}
+
+    def line(self, line: str) -> None:
+        if self.in_summary:
+            self._summary(line)
+        elif m := _SEAT.match(line):
+            self.hand.seats.append(Seat(int(m["seat"]), m["name"], self.money(m["cash"])))
+            self.names = sorted((s.player for s in self.hand.seats), key=len, reverse=True)
+        elif m := _TABLE.match(line):
+            self.hand.table_name = m["name"]
+            self.hand.button_seat = int(m["button"]) if m["button"] else None
+        elif re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line) or line == "*** HOLE CARDS ***":
+            return
+        elif line == "*** SUMMARY ***":
+            self._return_uncalled()
+            self.in_summary = True
+        elif m := _STREET.match(line):
+            self._street(_STREETS[m["street"]], int(m["board"] or 1), m["cards"])
+        elif line.startswith("Dealt to "):
+            self._dealt(line[9:])
+        else:
+            self._action(line)
+
+    def _player(self, text: str) -> tuple[str, str]:
+        """The seated player a line starts with ('Player0: posts', 'Player0 folds')."""
+        for name in self.names:
+            if text.startswith((name + ": ", name + " ")):
+                return name, text[len(name) + 1:].strip()
+        raise ParseError(f"unrecognised line {text[:80]!r}")
+
+    def _dealt(self, text: str) -> None:
+        """'Hero: [4s Qc 2c Jd]' is the owner's hand; '[X X X X]' a hidden one (not recorded)."""
+        player, rest = self._player(text)
+        if "X" in rest.split():
+            return
+        self.hand.hero = player
+        self.b.hole(player, cards(rest), Provenance.DEALT)
+
+    def _street(self, street: Street, board: int, text: str) -> None:
+        """A street of board ``board``: '[9s Jh 2s] [8s]', '-' standing for board 1's card."""
+        self.b.new_street(street)
+        tokens = text.replace("[", " ").replace("]", " ").split()
+        first = self.board_cards.get(1, [])
+        full = [first[i] if tok == "-" and i < len(first) else tok for i, tok in enumerate(tokens)]
+        if "-" in full:
+            raise ParseError(f"board {board} refers to cards not dealt: {text!r}")
+        self.board_cards[board] = full
+        self.b.board(board, cards(" ".join(full)))
+
+    def _action(self, line: str) -> None:
+        shown = re.match(r"^Run \d+: (.+)$", line)
+        player, rest = self._player(shown[1] if shown else line)
+        b, money = self.b, self.money
+        all_in = rest.endswith(_ALL_IN)
+        rest = rest.removesuffix(_ALL_IN)
+        verb, _, arg = rest.partition(" ")
+        if rest == "folds":
+            b.fold(player)
+        elif rest == "checks":
+            b.check(player)
+        elif verb == "calls":
+            b.call(player, money(arg) - b.committed(player), all_in)  # written as the street total
+        elif verb == "bets":
+            b.bet(player, money(arg) - b.committed(player), all_in)
+        elif rest.startswith("raises to "):
+            b.raise_to(player, None, money(rest[10:]), all_in)
+        elif rest.startswith("posts ante "):
+            b.post(player, Kind.POST_ANTE, money(rest[11:]))
+        elif rest.startswith(("posts the small blind ", "posts the big blind ")):
+            kind = Kind.POST_SB if "small" in rest else Kind.POST_BB
+            b.post(player, kind, money(rest.rsplit(" ", 1)[1]))
+        elif verb == "shows":
+            if not shown or player not in {h.player for h in self.hand.hole_cards}:
+                b.show(player, cards(arg))
+        else:
+            raise ParseError(f"unrecognised action {rest[:80]!r}")
+
+    def _return_uncalled(self) -> None:
+        """Hand back the unmatched part of the top bet on the last street with bets (never written)."""
+        street = next((a.street for a in reversed(self.hand.actions) if a.contribution > 0), None)
+        if street is None:
+            return
+        bets: dict[str, int] = {}
+        for a in self.hand.actions:
+            if a.street is street and a.kind not in (Kind.POST_ANTE,):
+                bets[a.player] = bets.get(a.player, 0) + a.contribution
+        ranked = sorted(bets.items(), key=lambda kv: kv[1], reverse=True)
+        if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
+            top, amount = ranked[0][0], ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0)
+            self.b.uncalled_on_last_street(top, amount)
+
+    def _summary(self, line: str) -> None:
+        if m := _SEAT.match(line):
+            self.finals[m["name"]] = self.money(m["cash"])
+            seat = next((s for s in self.hand.seats if s.player == m["name"]), None)
+            if seat is None:
+                raise ParseError(f"summary seat of {m['name']!r} is in no seat list")
+            net = self.money(m["net"].lstrip("+")) if m["net"] else 0
+            if self.finals[m["name"]] - seat.stack != net:
+                raise ParseError(f"{m['name']}: final stack and net disagree")
+        elif line.startswith("Rake "):
+            self.hand.site_rake = self.money(line[5:])
+        elif m := _WINS.match(line):
+            pot = int(m["side"]) if m["side"] else 0
+            self.b.award(m["name"], self.money(m["amt"] or m["amt2"]), pot)
+        else:
+            raise ParseError(f"unrecognised summary line {line[:80]!r}")
+
+    def settle(self) -> None:
+        """Final stacks onto the seats, the rake (0 when unwritten), and any pot the summary did
+        not list read from the final stack of the seat that received it."""
+        hand = self.hand
+        if hand.site_rake is None:
+            hand.site_rake = 0
+        if sum(self.finals.get(s.player, s.stack) - s.stack for s in hand.seats) + hand.site_rake != 0:
+            raise ParseError("the summary's results do not balance against the rake")
+        hand.seats = [s._replace(final_stack=self.finals.get(s.player)) for s in hand.seats]
+        put: dict[str, int] = {}
+        for a in hand.actions:
+            put[a.player] = put.get(a.player, 0) + a.contribution
+        won: dict[str, int] = {}
+        for w in hand.awards:
+            won[w.player] = won.get(w.player, 0) + w.amount
+        unlisted = max((w.pot_no for w in hand.awards), default=-1) + 1
+        for s in hand.seats:
+            if s.final_stack is None:
+                continue
+            missing = s.final_stack - (s.stack - put.get(s.player, 0) + won.get(s.player, 0))
+            if missing > 0:
+                self.b.award(s.player, missing, unlisted)
+
+
+FORMAT = KingsClubFormat()
