@@ -1,0 +1,65 @@
+"""KingsClub text (fpdb's cash/KingsClub: 33 one-hand files, hold'em, omaha, draw and stud).
+
+Amounts are cents, read off the files (arithmetic in the comments). Every parsed hand reconciles
+with the summary's pots, "Rake" line and final stacks; the draw and stud hands are quarantined with
+the game named.
+"""
+
+from __future__ import annotations
+
+from parsers.formats.kingsclub import FORMAT
+from parsers.model import Kind
+from tests.conftest import real_data
+
+from ._site_helpers import awards, claims, foreign_claims, hand_from, kinds, not_ok, parse_all, put_in
+
+CASH = ("fpdb3_regression", "regression-test-files", "cash", "KingsClub")
+
+
+def test_flop_hands_parse_and_reconcile_draw_and_stud_are_quarantined_by_name() -> None:
+    hands, quarantined = parse_all(FORMAT, sorted(real_data(*CASH).rglob("*.txt")))
+    assert (len(hands), len(quarantined)) == (12, 21)
+    assert not_ok(hands) == {}
+    assert {h.variant for h in hands} == {"holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo"}
+    reasons = sorted({q.reason for q in quarantined})
+    assert "line 1: unsupported variant: Badacey (the canonical model has no such game)" in reasons
+    assert "line 1: unsupported variant: 2-7 Drawmaha (the canonical model has no such game)" in reasons
+    assert "line 1: unsupported variant: Razz (KingsClub draw and stud streets are not read yet)" in reasons
+    assert all(r.startswith("line 1: unsupported variant: ") for r in reasons)
+
+
+def test_calls_are_street_totals_and_the_uncalled_bet_comes_back() -> None:
+    hand = hand_from(FORMAT, real_data(*CASH, "Flop", "PLO-USD-5-10-202101.txt"), "39969456")
+    # Hero's big blind 10 "calls 30" adds 20; then 30 and 45; Player0's river bet of 50 is not called
+    assert kinds(hand, Kind.CALL)[0] == ("Hero", 2000, 2000)
+    assert kinds(hand, Kind.UNCALLED_RETURN) == [("Player0", 5000, -5000)]
+    assert put_in(hand) == {"Player0": 10500, "Hero": 10500}
+    # "Rake 1", "Player0 wins pot (209)", "Seat 1: Player0 (1,104) +104"
+    assert (hand.site_rake, awards(hand)) == (100, [("Player0", 20900, 0, 1)])
+    assert [s.final_stack for s in hand.seats] == [110400, 89500]
+
+
+def test_a_pot_the_summary_does_not_list_is_read_from_the_final_stack() -> None:
+    hand = hand_from(FORMAT, real_data(*CASH, "Flop", "NLHE-USD-125-250-202012.multi.pot.txt"), "3264632")
+    # "Player2 wins pot (1,350)" is the main pot (Player0's 325 all-in): 50 x 5 antes + 275 x 4. The side
+    # pot (350 x 3 + 1,200 x 2 = 3,450) has no line; Player2's final 12,925 = 10,000 - 1,875 + 1,350 + 3,450
+    assert awards(hand) == [("Player2", 135000, 0, 1), ("Player2", 345000, 1, 1)]
+    assert kinds(hand, Kind.UNCALLED_RETURN) == [("Player2", 333300, -333300)]
+
+
+def test_run_it_twice_boards_and_side_pots() -> None:
+    hand = hand_from(FORMAT, real_data(*CASH, "Flop", "PLO-USD-125-250-202102.RIT.txt"), "3583643")
+    # "*** BOARD 2 - RIVER *** [- - - Kh] [Ac]": board 2 shares the flop
+    assert [b.cards for b in hand.boards] == ["3hQc4s4cQh", "3hQc4sKhAc"]
+    assert ("Player1", 307500, 1, 1) in awards(hand) and ("Player2", 1073750, 0, 1) in awards(hand)
+    assert (hand.ante, hand.sb, hand.bb, hand.site_rake) == (0, 12500, 25000, 0)
+
+
+def test_fixed_limit_header_names_the_bets() -> None:
+    hand = hand_from(FORMAT, real_data(*CASH, "Flop", "LHE-USD-40-80-202012.txt"), "39555673")
+    assert (hand.betting, hand.sb, hand.bb, hand.currency) == ("FL", 2000, 4000, "USD")
+
+
+def test_sniffing_is_tight() -> None:
+    assert foreign_claims(FORMAT) == {}
+    assert all("KingsClub" in str(p) for p in claims(FORMAT))
