@@ -20,9 +20,11 @@ PokerStars, leaves out what a reader must derive:
 
 The header names no currency; fpdb, which knows the site, reads cash games as USD. Amounts carry
 cents ("13,812.50"), so the unit is the cent. Times are written without a zone (``started_at`` stays
-None). Draw and stud games are quarantined: the games the canonical model lacks (Drawmaha, Badacey,
-Badeucey, 2-7 Razz, A-5 Single Draw) by name, the others because this parser does not read
-KingsClub's draw and stud streets yet.
+None). Draw games bet on "*** 1ST BETTING ROUND ***" (predraw), draw at "*** 1ST DRAW ***" (draw1,
+whose betting is the "2ND BETTING ROUND") and so on; opponents' draws are counts ("draws 3"), the
+owner's "discards [9d Th Jc] draws [5s 9c Kd]". Games the canonical model lacks (Drawmaha, Badacey,
+Badeucey, 2-7 Razz, A-5 Single Draw) are quarantined by name, stud because this parser does not read
+KingsClub's stud streets yet.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import ClassVar
 from parsers.base import StartLineFormat
 from parsers.formats._stakes import fixed_limit_blinds
 from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
-from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
+from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street, StreetCards, game_family
 from parsers.reading import Block
 
 _START = re.compile(r"^(?:\ufeff)?#(?P<no>\d+): (?P<game>.+) - (?P<sb>[\d,.]+)/(?P<bb>[\d,.]+)(?=\s|$)")
@@ -55,17 +57,29 @@ _GAMES = {
     "Big O": "omaha5_hilo",
     "Omaha 6 Card": "omaha6",
 }
+#: draw games, read on their own streets (the betting before the first draw, then after each)
+_DRAW_GAMES = {
+    "2-7 Triple Draw": "draw27_triple",
+    "2-7 Single Draw": "draw27_single",
+    "A-5 Triple Draw": "drawa5_triple",
+    "Badugi": "badugi",
+    "5 Card Draw": "draw5",
+}
+_ROUNDS = {"1ST": 0, "2ND": 1, "3RD": 2, "4TH": 3}
+_DRAW_STREETS = (Street.PREDRAW, Street.DRAW1, Street.DRAW2, Street.DRAW3)
+_ROUND = re.compile(r"^\*\*\* (?P<n>1ST|2ND|3RD|4TH) (?P<what>BETTING ROUND|DRAW) \*\*\*$")
+_DRAW = re.compile(r"^(?:draws (?P<count>\d)|discards \[(?P<thrown>[^]]*)\] draws (?P<new>\[[^]]*\](?: \[[^]]*\])*)"
+                   r"|(?P<pat>stands pat))$")
 #: games of the site the canonical model has no variant for
 _NOT_IN_MODEL = ("2-7 Drawmaha", "Captain", "Badacey", "Badeucey", "2-7 Razz", "A-5 Single Draw")
-#: games the model has, dealt on draw or stud streets this parser does not read yet
-_NOT_READ = ("Razz", "Seven Card Stud", "Seven Card Stud Hi-Lo", "Badugi", "2-7 Triple Draw",
-             "2-7 Single Draw", "A-5 Triple Draw", "5 Card Draw")
+#: games the model has, dealt on stud streets this parser does not read yet
+_NOT_READ = ("Razz", "Seven Card Stud", "Seven Card Stud Hi-Lo")
 
 
 class KingsClubFormat(StartLineFormat):
     name: ClassVar[str] = "kingsclub"
     priority: ClassVar[int] = 50
-    description: ClassVar[str] = "KingsClub text hand histories (cash hold'em and omaha)"
+    description: ClassVar[str] = "KingsClub text hand histories (cash hold'em, omaha and draw)"
     start: ClassVar[re.Pattern[str]] = _START
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
@@ -93,7 +107,10 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
         raise ParseError("truncated hand: no '*** SUMMARY ***'")
     reader.settle()
     if hand.betting == "FL":
+        if game_family(hand.variant) != "flop":
+            hand.small_bet, hand.big_bet = hand.sb, hand.bb
         fixed_limit_blinds(hand, hand.sb)  # "Limit Holdem - 40/80" names the bets: the small one is the big blind
+    reader.hero_hand()
     return reader.b.finish()
 
 
@@ -106,10 +123,11 @@ def _game(hand: Hand, text: str) -> None:
     if game in _NOT_IN_MODEL:
         raise ParseError(f"unsupported variant: {game} (the canonical model has no such game)", 1)
     if game in _NOT_READ:
-        raise ParseError(f"unsupported variant: {game} (KingsClub draw and stud streets are not read yet)", 1)
-    if game not in _GAMES:
+        raise ParseError(f"unsupported variant: {game} (KingsClub stud streets are not read yet)", 1)
+    variant = _GAMES.get(game) or _DRAW_GAMES.get(game)
+    if variant is None:
         raise ParseError(f"unsupported variant: {game}", 1)
-    hand.variant, hand.betting = _GAMES[game], _LIMITS[limit]
+    hand.variant, hand.betting = variant, _LIMITS[limit]
 
 
 class _Reader:
@@ -122,6 +140,8 @@ class _Reader:
         self.in_summary = False
         self.finals: dict[str, int] = {}
         self.board_cards: dict[int, list[str]] = {}
+        self.draw = game_family(hand.variant) == "draw"
+        self.hero_cards: list[str] = []  # a draw game's hero hand, as discards and draws change it
 
     def line(self, line: str) -> None:
         if self.in_summary:
@@ -139,6 +159,8 @@ class _Reader:
             self.in_summary = True
         elif m := _STREET.match(line):
             self._street(_STREETS[m["street"]], int(m["board"] or 1), m["cards"])
+        elif m := _ROUND.match(line):
+            self._round(_ROUNDS[m["n"]], m["what"] == "DRAW")
         elif line.startswith("Dealt to "):
             self._dealt(line[9:])
         else:
@@ -152,12 +174,52 @@ class _Reader:
         raise ParseError(f"unrecognised line {text[:80]!r}")
 
     def _dealt(self, text: str) -> None:
-        """'Hero: [4s Qc 2c Jd]' is the owner's hand; '[X X X X]' a hidden one (not recorded)."""
+        """'Hero: [4s Qc 2c Jd]' is the owner's hand; '[X X X X]' a hidden one (not recorded). In a
+        draw game only the first deal is read: what the site writes at a draw repeats a draw line
+        (or is garbled: "Dealt to Hero: [6h Ks Ks]"), and the discards say what changed."""
         player, rest = self._player(text)
-        if "X" in rest.split():
+        if "X" in rest.split() or (self.draw and self.b.street is not Street.PREDRAW):
             return
         self.hand.hero = player
-        self.b.hole(player, cards(rest), Provenance.DEALT)
+        if self.draw:
+            self.hero_cards = [cards(c) for c in rest.strip("[]").split()]
+            self.hand.street_cards.append(StreetCards(player, Street.PREDRAW, "".join(self.hero_cards), False))
+        else:
+            self.b.hole(player, cards(rest), Provenance.DEALT)
+
+    def _round(self, n: int, is_draw: bool) -> None:
+        """'*** 1ST BETTING ROUND ***' is the predraw betting; '*** 1ST DRAW ***' starts draw1, whose
+        betting follows as '*** 2ND BETTING ROUND ***'."""
+        if not self.draw:
+            raise ParseError("a draw-game street in a game without draws")
+        street = _DRAW_STREETS[n + 1 if is_draw else n]
+        if is_draw or n == 0:
+            self.b.new_street(street)
+        elif self.b.street is not street:
+            raise ParseError(f"betting round {n + 1} follows no draw")
+
+    def _draws(self, player: str, m: re.Match[str]) -> None:
+        """'draws 3', 'stands pat', or the owner's 'discards [9d Th Jc] draws [5s 9c Kd]' (run it
+        twice: one '[..]' group per run, the first run's kept as the player's hand)."""
+        if m["pat"]:
+            self.b.draw(player, 0)
+        elif m["count"]:
+            self.b.draw(player, int(m["count"]))
+        else:
+            thrown = [cards(c) for c in m["thrown"].split()]
+            new = [cards(c) for c in m["new"].split("]", 1)[0].strip("[").split()]
+            self.b.draw(player, len(thrown), "".join(thrown))
+            self.hand.street_cards.append(StreetCards(player, self.b.street, "".join(new), False))
+            if player == self.hand.hero and len(new) == len(thrown):
+                kept = [c for c in self.hero_cards if c not in thrown]
+                self.hero_cards = kept + new if len(kept) + len(thrown) == len(self.hero_cards) else []
+
+    def hero_hand(self) -> None:
+        """A draw game's hero cards at the end of the hand (the model's rule for draw hands)."""
+        hero = self.hand.hero
+        showed = any(a.kind is Kind.SHOW and a.player == hero for a in self.hand.actions)
+        if self.draw and hero and self.hero_cards and not showed:
+            self.b.hole(hero, "".join(self.hero_cards), Provenance.DEALT)
 
     def _street(self, street: Street, board: int, text: str) -> None:
         """A street of board ``board``: '[9s Jh 2s] [8s]', '-' standing for board 1's card."""
@@ -180,7 +242,9 @@ class _Reader:
         if 2 in self.board_cards and verb in _DECISIONS:
             raise ParseError(f"unsupported variant: {self.hand.variant} on two split boards (betting after the second"
                              " board is dealt, not run it twice; the canonical model has no split-board omaha)")
-        if rest == "folds":
+        if self.draw and (d := _DRAW.match(rest)):
+            self._draws(player, d)
+        elif rest == "folds":
             b.fold(player)
         elif rest == "checks":
             b.check(player)
@@ -192,6 +256,8 @@ class _Reader:
             b.raise_to(player, None, money(rest[10:]), all_in)
         elif rest.startswith("posts ante "):
             b.post(player, Kind.POST_ANTE, money(rest[11:]))
+        elif rest.startswith("posts blind "):
+            self._post_both(player, money(rest[12:]))
         elif rest.startswith(("posts the small blind ", "posts the big blind ")):
             kind = Kind.POST_SB if "small" in rest else Kind.POST_BB
             b.post(player, kind, money(rest.rsplit(" ", 1)[1]))
@@ -200,6 +266,15 @@ class _Reader:
                 b.show(player, cards(arg))
         else:
             raise ParseError(f"unrecognised action {rest[:80]!r}")
+
+    def _post_both(self, player: str, live: int) -> None:
+        """'posts blind 44' (a player joining out of the blinds): the big blind live and the small
+        blind dead, as fpdb reads it; the seat's written result (-77: ante 11 + 44 + 22) confirms it."""
+        posted = {a.kind: a.contribution for a in reversed(self.hand.actions) if a.kind in (Kind.POST_SB, Kind.POST_BB)}
+        if live != posted.get(Kind.POST_BB) or Kind.POST_SB not in posted:
+            raise ParseError(f"'posts blind {live}' is not this hand's big blind, or no small blind was posted")
+        self.b.post(player, Kind.POST_BB, live)
+        self.b.post(player, Kind.POST_DEAD, posted[Kind.POST_SB])
 
     def _return_uncalled(self) -> None:
         """Hand back the unmatched part of the top bet on the last street with bets (never written)."""
@@ -252,6 +327,9 @@ class _Reader:
             if s.final_stack is None:
                 continue
             missing = s.final_stack - (s.stack - put.get(s.player, 0) + won.get(s.player, 0))
+            if missing < 0:
+                raise ParseError(f"site anomaly: {s.player}'s written awards exceed what the seat's result"
+                                 f" ({s.final_stack - s.stack:+}) shows by {-missing} (in cents)")
             if missing > 0:
                 self.b.award(s.player, missing, unlisted)
 

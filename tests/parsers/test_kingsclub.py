@@ -1,8 +1,9 @@
 """KingsClub text (fpdb's cash/KingsClub: 33 one-hand files, hold'em, omaha, draw and stud).
 
 Amounts are cents, read off the files (arithmetic in the comments). Every parsed hand reconciles
-with the summary's pots, "Rake" line and final stacks; the draw and stud hands are quarantined with
-the game named, as is the split-board Limit Omaha hand.
+with the summary's pots, "Rake" line and final stacks; the games the model lacks and the stud hands are
+quarantined with the game named, as are the split-board Limit Omaha hand and one hand whose pot line
+the seats' results contradict.
 """
 
 from __future__ import annotations
@@ -16,15 +17,23 @@ from ._site_helpers import awards, claims, foreign_claims, hand_from, kinds, not
 CASH = ("fpdb3_regression", "regression-test-files", "cash", "KingsClub")
 
 
-def test_flop_hands_parse_and_reconcile_draw_and_stud_are_quarantined_by_name() -> None:
+def test_flop_and_draw_hands_reconcile_other_games_are_quarantined_by_name() -> None:
     hands, quarantined = parse_all(FORMAT, sorted(real_data(*CASH).rglob("*.txt")))
-    assert (len(hands), len(quarantined)) == (11, 22)
+    assert (len(hands), len(quarantined)) == (20, 13)
     assert not_ok(hands) == {}
-    assert {h.variant for h in hands} == {"holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo"}
+    assert {h.variant for h in hands} == {
+        "holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo", "draw27_triple", "draw27_single", "drawa5_triple",
+        "badugi",
+    }
     reasons = sorted({q.reason for q in quarantined})
+    # "#3516416: No Limit 2-7 Single Draw": "Player0 wins pot (1,350)" but the seats' results (+875 for
+    # Player0, the others' antes and blinds) make the pot 1,225
+    anomaly = "site anomaly: Player0's written awards exceed what the seat's result (+87500) shows by 12500 (in cents)"
+    assert anomaly in reasons
+    reasons.remove(anomaly)
     assert "line 1: unsupported variant: Badacey (the canonical model has no such game)" in reasons
     assert "line 1: unsupported variant: 2-7 Drawmaha (the canonical model has no such game)" in reasons
-    assert "line 1: unsupported variant: Razz (KingsClub draw and stud streets are not read yet)" in reasons
+    assert "line 1: unsupported variant: Razz (KingsClub stud streets are not read yet)" in reasons
     assert all(": unsupported variant: " in r for r in reasons)
     # "LO Split": two boards dealt at the flop and bet on, which the model cannot hold as run it twice
     assert (
@@ -58,6 +67,20 @@ def test_run_it_twice_boards_and_side_pots() -> None:
     assert [b.cards for b in hand.boards] == ["3hQc4s4cQh", "3hQc4sKhAc"]
     assert ("Player1", 307500, 1, 1) in awards(hand) and ("Player2", 1073750, 0, 1) in awards(hand)
     assert (hand.ante, hand.sb, hand.bb, hand.site_rake) == (0, 12500, 25000, 0)
+
+
+def test_draw_streets_discards_and_the_joining_players_blind() -> None:
+    path = real_data(*CASH, "Draw", "2-7 Triple Draw Lowball-FL-USD-44-88-202012.rake.txt")
+    hand = hand_from(FORMAT, path, "39879543")
+    # "Player1: posts blind 44": the big blind live and the small blind (22) dead; its result -77 = 11 + 44 + 22
+    assert kinds(hand, Kind.POST_DEAD) == [("Player1", 2200, 2200)]
+    assert (hand.sb, hand.bb, hand.small_bet, hand.big_bet) == (2200, 4400, 4400, 8800)
+    # the hero's hand after "discards [9d Th Jc] draws [5s 9c Kd]" and "discards [9c Kd] draws [Qd 6s]"
+    assert next(h.cards for h in hand.hole_cards if h.player == "Hero") == "3c7c5sQd6s"
+    assert [(a.street.value, a.amount) for a in hand.actions if a.player == "Player3" and a.kind is Kind.DISCARD] == [
+        ("draw1", 3), ("draw2", 2)
+    ]
+    assert (awards(hand), hand.site_rake) == ([("Player3", 119400, 0, 1)], 500)
 
 
 def test_fixed_limit_header_names_the_bets() -> None:
