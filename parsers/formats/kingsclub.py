@@ -22,9 +22,10 @@ The header names no currency; fpdb, which knows the site, reads cash games as US
 cents ("13,812.50"), so the unit is the cent. Times are written without a zone (``started_at`` stays
 None). Draw games bet on "*** 1ST BETTING ROUND ***" (predraw), draw at "*** 1ST DRAW ***" (draw1,
 whose betting is the "2ND BETTING ROUND") and so on; opponents' draws are counts ("draws 3"), the
-owner's "discards [9d Th Jc] draws [5s 9c Kd]". Games the canonical model lacks (Drawmaha, Badacey,
-Badeucey, 2-7 Razz, A-5 Single Draw) are quarantined by name, stud because this parser does not read
-KingsClub's stud streets yet.
+owner's "discards [9d Th Jc] draws [5s 9c Kd]". Stud names each street after the one before it: the
+bring-in round follows the first deal, "*** 3RD STREET ***" deals the fourth card, "*** 6TH STREET
+***" the seventh; the first bet or raise over the bring-in is the completion. Games the canonical
+model lacks (Drawmaha, Badacey, Badeucey, 2-7 Razz, A-5 Single Draw) are quarantined by name.
 """
 
 from __future__ import annotations
@@ -72,14 +73,16 @@ _DRAW = re.compile(r"^(?:draws (?P<count>\d)|discards \[(?P<thrown>[^]]*)\] draw
                    r"|(?P<pat>stands pat))$")
 #: games of the site the canonical model has no variant for
 _NOT_IN_MODEL = ("2-7 Drawmaha", "Captain", "Badacey", "Badeucey", "2-7 Razz", "A-5 Single Draw")
-#: games the model has, dealt on stud streets this parser does not read yet
-_NOT_READ = ("Razz", "Seven Card Stud", "Seven Card Stud Hi-Lo")
+#: stud games; KingsClub names each street after the one before it ("*** 3RD STREET ***" deals the fourth card)
+_STUD_GAMES = {"Razz": "razz", "Seven Card Stud": "stud", "Seven Card Stud Hi-Lo": "stud_hilo"}
+_STUD = re.compile(r"^\*\*\* (?P<n>3RD|4TH|5TH|6TH) STREET \*\*\*$")
+_STUD_STREETS = {"3RD": Street.FOURTH, "4TH": Street.FIFTH, "5TH": Street.SIXTH, "6TH": Street.SEVENTH}
 
 
 class KingsClubFormat(StartLineFormat):
     name: ClassVar[str] = "kingsclub"
     priority: ClassVar[int] = 50
-    description: ClassVar[str] = "KingsClub text hand histories (cash hold'em, omaha and draw)"
+    description: ClassVar[str] = "KingsClub text hand histories (cash hold'em, omaha, draw and stud)"
     start: ClassVar[re.Pattern[str]] = _START
 
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
@@ -110,6 +113,8 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
         if game_family(hand.variant) != "flop":
             hand.small_bet, hand.big_bet = hand.sb, hand.bb
         fixed_limit_blinds(hand, hand.sb)  # "Limit Holdem - 40/80" names the bets: the small one is the big blind
+        if game_family(hand.variant) == "stud":
+            hand.sb = 0  # stud posts no blinds: bb is the small bet
     reader.hero_hand()
     return reader.b.finish()
 
@@ -122,9 +127,7 @@ def _game(hand: Hand, text: str) -> None:
     game = text[len(limit) + 1:]
     if game in _NOT_IN_MODEL:
         raise ParseError(f"unsupported variant: {game} (the canonical model has no such game)", 1)
-    if game in _NOT_READ:
-        raise ParseError(f"unsupported variant: {game} (KingsClub stud streets are not read yet)", 1)
-    variant = _GAMES.get(game) or _DRAW_GAMES.get(game)
+    variant = _GAMES.get(game) or _DRAW_GAMES.get(game) or _STUD_GAMES.get(game)
     if variant is None:
         raise ParseError(f"unsupported variant: {game}", 1)
     hand.variant, hand.betting = variant, _LIMITS[limit]
@@ -141,6 +144,10 @@ class _Reader:
         self.finals: dict[str, int] = {}
         self.board_cards: dict[int, list[str]] = {}
         self.draw = game_family(hand.variant) == "draw"
+        self.stud = game_family(hand.variant) == "stud"
+        self.completed = False  # stud: third street's first bet over the bring-in completes it
+        if self.stud:
+            self.b.new_street(Street.THIRD)
         self.hero_cards: list[str] = []  # a draw game's hero hand, as discards and draws change it
 
     def line(self, line: str) -> None:
@@ -159,6 +166,8 @@ class _Reader:
             self.in_summary = True
         elif m := _STREET.match(line):
             self._street(_STREETS[m["street"]], int(m["board"] or 1), m["cards"])
+        elif self.stud and (m := _STUD.match(line)):
+            self.b.new_street(_STUD_STREETS[m["n"]])
         elif m := _ROUND.match(line):
             self._round(_ROUNDS[m["n"]], m["what"] == "DRAW")
         elif line.startswith("Dealt to "):
@@ -178,6 +187,9 @@ class _Reader:
         draw game only the first deal is read: what the site writes at a draw repeats a draw line
         (or is garbled: "Dealt to Hero: [6h Ks Ks]"), and the discards say what changed."""
         player, rest = self._player(text)
+        if self.stud:
+            self._stud_cards(player, rest)
+            return
         if "X" in rest.split() or (self.draw and self.b.street is not Street.PREDRAW):
             return
         self.hand.hero = player
@@ -186,6 +198,23 @@ class _Reader:
             self.hand.street_cards.append(StreetCards(player, Street.PREDRAW, "".join(self.hero_cards), False))
         else:
             self.b.hole(player, cards(rest), Provenance.DEALT)
+
+    def _stud_cards(self, player: str, text: str) -> None:
+        """'[X X 2s]' on third street (two down, one up), '[3h]' up on fourth to sixth, '[X]' or the
+        owner's '[Kd]' down on seventh; the owner's cards so far are the hand's hole cards."""
+        dealt = [cards(c) if c != "X" else "??" for c in text.strip("[]").split()]
+        street, rows = self.b.street, self.hand.street_cards
+        if street is Street.THIRD:
+            if len(dealt) != 3:
+                raise ParseError(f"third street deals 3 cards, not {text!r}")
+            rows.append(StreetCards(player, street, "".join(dealt[:2]), False))
+            rows.append(StreetCards(player, street, dealt[2], True))
+        else:
+            rows.append(StreetCards(player, street, "".join(dealt), street is not Street.SEVENTH))
+        if "??" not in dealt and (street is not Street.THIRD or self.hand.hero in (None, player)):
+            self.hand.hero = player if street is Street.THIRD else self.hand.hero
+            if player == self.hand.hero:
+                self.hero_cards += dealt
 
     def _round(self, n: int, is_draw: bool) -> None:
         """'*** 1ST BETTING ROUND ***' is the predraw betting; '*** 1ST DRAW ***' starts draw1, whose
@@ -218,7 +247,7 @@ class _Reader:
         """A draw game's hero cards at the end of the hand (the model's rule for draw hands)."""
         hero = self.hand.hero
         showed = any(a.kind is Kind.SHOW and a.player == hero for a in self.hand.actions)
-        if self.draw and hero and self.hero_cards and not showed:
+        if (self.draw or self.stud) and hero and self.hero_cards and not showed:
             self.b.hole(hero, "".join(self.hero_cards), Provenance.DEALT)
 
     def _street(self, street: Street, board: int, text: str) -> None:
@@ -250,12 +279,20 @@ class _Reader:
             b.check(player)
         elif verb == "calls":
             b.call(player, money(arg) - b.committed(player), all_in)  # written as the street total
+        elif verb in ("bets", "raises") and self.stud and b.street is Street.THIRD and not self.completed:
+            self.completed = True  # "bets 44" / "raises to 77.16" over the bring-in: the completion
+            to = money(arg.removeprefix("to "))
+            b.complete(player, to, to - b.committed(player), all_in)
         elif verb == "bets":
             b.bet(player, money(arg) - b.committed(player), all_in)
         elif rest.startswith("raises to "):
             b.raise_to(player, None, money(rest[10:]), all_in)
         elif rest.startswith("posts ante "):
             b.post(player, Kind.POST_ANTE, money(rest[11:]))
+            self.hand.ante = self.hand.ante or money(rest[11:])
+        elif rest.startswith("brings in for ") and self.stud and b.street is Street.THIRD:
+            b.post(player, Kind.BRING_IN, money(rest[14:]), all_in)
+            self.hand.bring_in = self.hand.bring_in or money(rest[14:])
         elif rest.startswith("posts blind "):
             self._post_both(player, money(rest[12:]))
         elif rest.startswith(("posts the small blind ", "posts the big blind ")):

@@ -1,8 +1,8 @@
 """KingsClub text (fpdb's cash/KingsClub: 33 one-hand files, hold'em, omaha, draw and stud).
 
 Amounts are cents, read off the files (arithmetic in the comments). Every parsed hand reconciles
-with the summary's pots, "Rake" line and final stacks; the games the model lacks and the stud hands are
-quarantined with the game named, as are the split-board Limit Omaha hand and one hand whose pot line
+with the summary's pots, "Rake" line and final stacks; the games the model lacks are quarantined with the
+game named, as are the split-board Limit Omaha hand and one hand whose pot line
 the seats' results contradict.
 """
 
@@ -19,11 +19,11 @@ CASH = ("fpdb3_regression", "regression-test-files", "cash", "KingsClub")
 
 def test_flop_and_draw_hands_reconcile_other_games_are_quarantined_by_name() -> None:
     hands, quarantined = parse_all(FORMAT, sorted(real_data(*CASH).rglob("*.txt")))
-    assert (len(hands), len(quarantined)) == (20, 13)
+    assert (len(hands), len(quarantined)) == (24, 9)
     assert not_ok(hands) == {}
     assert {h.variant for h in hands} == {
         "holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo", "draw27_triple", "draw27_single", "drawa5_triple",
-        "badugi",
+        "badugi", "stud", "stud_hilo", "razz",
     }
     reasons = sorted({q.reason for q in quarantined})
     # "#3516416: No Limit 2-7 Single Draw": "Player0 wins pot (1,350)" but the seats' results (+875 for
@@ -33,7 +33,7 @@ def test_flop_and_draw_hands_reconcile_other_games_are_quarantined_by_name() -> 
     reasons.remove(anomaly)
     assert "line 1: unsupported variant: Badacey (the canonical model has no such game)" in reasons
     assert "line 1: unsupported variant: 2-7 Drawmaha (the canonical model has no such game)" in reasons
-    assert "line 1: unsupported variant: Razz (KingsClub stud streets are not read yet)" in reasons
+    assert "line 1: unsupported variant: 2-7 Razz (the canonical model has no such game)" in reasons
     assert all(": unsupported variant: " in r for r in reasons)
     # "LO Split": two boards dealt at the flop and bet on, which the model cannot hold as run it twice
     assert (
@@ -66,7 +66,7 @@ def test_run_it_twice_boards_and_side_pots() -> None:
     # "*** BOARD 2 - RIVER *** [- - - Kh] [Ac]": board 2 shares the flop
     assert [b.cards for b in hand.boards] == ["3hQc4s4cQh", "3hQc4sKhAc"]
     assert ("Player1", 307500, 1, 1) in awards(hand) and ("Player2", 1073750, 0, 1) in awards(hand)
-    assert (hand.ante, hand.sb, hand.bb, hand.site_rake) == (0, 12500, 25000, 0)
+    assert (hand.ante, hand.sb, hand.bb, hand.site_rake) == (5000, 12500, 25000, 0)
 
 
 def test_draw_streets_discards_and_the_joining_players_blind() -> None:
@@ -81,6 +81,20 @@ def test_draw_streets_discards_and_the_joining_players_blind() -> None:
         ("draw1", 3), ("draw2", 2)
     ]
     assert (awards(hand), hand.site_rake) == ([("Player3", 119400, 0, 1)], 500)
+
+
+def test_stud_streets_are_named_after_the_one_before() -> None:
+    hand = hand_from(FORMAT, real_data(*CASH, "Stud", "7-StudHL-USD-40-80-202101.txt"), "39969428")
+    # "Player0 brings in for 10", "Hero bets 40" completes; "*** 3RD STREET ***" deals the fourth card
+    assert kinds(hand, Kind.BRING_IN) == [("Player0", 1000, 1000)]
+    assert kinds(hand, Kind.COMPLETE) == [("Hero", 4000, 4000)]
+    hero = [(c.street.value, c.cards, c.face_up) for c in hand.street_cards if c.player == "Hero"]
+    assert hero == [("third", "Qh4s", False), ("third", "Qs", True), ("fourth", "3d", True), ("fifth", "6h", True),
+                    ("sixth", "As", True), ("seventh", "Kd", False)]
+    stakes = (hand.sb, hand.bb, hand.small_bet, hand.big_bet, hand.ante, hand.bring_in)
+    assert stakes == (0, 4000, 4000, 8000, 1000, 1000)
+    # 10 + 40 + 40 + 80 + 80 + 80 = 330 each; "Player0 wins pot (659)", "Rake 1"
+    assert put_in(hand) == {"Player0": 33000, "Hero": 33000} and awards(hand) == [("Player0", 65900, 0, 1)]
 
 
 def test_fixed_limit_header_names_the_bets() -> None:
