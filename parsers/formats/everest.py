@@ -61,7 +61,13 @@ class EverestFormat(TextHandFormat):
         session: Session | None = None
         for block in iter_blocks(iter_lines(path), self.is_start):
             if _SESSION.match(block.lines[0]):
-                session = _session(block.lines[0])
+                # an unreadable <SESSION> is quarantined and its hands follow it there (no game or
+                # money to read them by): a bad line never stops the file
+                try:
+                    session = _session(block.lines[0])
+                except ParseError as exc:
+                    session = None
+                    yield Quarantined(source, block.offset, "\n".join(block.lines), str(exc), self.name)
                 continue
             hand = read_guarded(source, block.offset, block.lines, self.name, _parse, block, source, session)
             if hand is not None:

@@ -6,6 +6,8 @@ assertion; every hand is reconciled by the real reconciler against the last <SWE
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from parsers.formats.everest import FORMAT
 from parsers.model import Kind, Street
 from tests.conftest import real_data
@@ -61,3 +63,17 @@ def test_a_lone_blind_and_a_seat_that_posts_nothing() -> None:
     # '<XBLIND position="3"/>' and no <HOLE> for him: Player4 sits the hand out; chat moves nothing
     assert [s.player for s in hand.seats if s.sitting_out] == ["Player4"]
     assert hand.hero == "Hero" and [h.cards for h in hand.hole_cards] == ["6c5h"]
+
+
+def test_an_unreadable_session_is_quarantined_with_its_hands(tmp_path: Path) -> None:
+    """A broken <SESSION> line (found by the fuzz test) quarantines it and the hands that depend on
+    it, with reasons, and the parser keeps going instead of raising out of the file."""
+    real = real_data(*FLOP, "PLO-EUR-5-10-Unknown-Sample.txt").read_text(encoding="utf-8")
+    first, rest = real.split("\n", 1)
+    broken = tmp_path / "broken.txt"
+    broken.write_text(first.replace('money="', 'money=', 1) + "\n" + rest, encoding="utf-8")
+    out = list(FORMAT.parse(broken))
+    reasons = [q.reason for q in out if not hasattr(q, "actions")]
+    assert reasons and reasons[0].startswith("unreadable <SESSION>")
+    assert all(not hasattr(q, "actions") for q in out)  # no hand read without its session's money
+    assert any("before any <SESSION>" in r for r in reasons[1:])
