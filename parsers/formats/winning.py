@@ -22,6 +22,8 @@ read as whole chips.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from parsers.base import TextHandFormat
@@ -143,38 +145,19 @@ def _parse_old(lines: list[str], block: Block, source_file: str) -> Hand:
     if i < len(lines) and (btn := _OLD_BUTTON.match(lines[i])) is not None:
         hand.button_seat = int(btn["seat"])
         i += 1
-    while i < len(lines) and (s := _OLD_SEAT.match(lines[i])) is not None:
-        hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"]), s["out"] is not None))
-        i += 1
-    if not hand.seats:
-        raise ParseError("no seats", i + 1)
-    by_length = sorted((seat.player for seat in hand.seats), key=len, reverse=True)
+    i, by_length = _old_seats(lines, i, hand, money)
     dealt: dict[str, str] = {}
-    in_summary = ended = False
-    for n in range(i, len(lines)):
-        line = lines[n]
-        try:
-            if line.startswith("Game ended at"):
-                ended = True
-            elif line.startswith("------ Summary"):
-                in_summary = True
-            elif in_summary:
-                _old_summary(line, hand, b, money, by_length)
-            elif line.startswith("***"):
-                _old_street(line, b)
-            elif line.startswith("Uncalled bet ("):
-                u = _UNCALLED.match(line)
-                if u is None:
-                    raise ParseError(f"bad uncalled line {line!r}")
-                b.uncalled(u["name"], money(u["amt"]))
-            elif line.startswith("Player "):
-                _old_action(line[7:], b, money, by_length, dealt=dealt, hand=hand)
-            else:
-                raise ParseError(f"unrecognised line {line!r}")
-        except ParseError as exc:
-            raise ParseError(exc.reason, n + 1) from None
-    if not ended:
-        raise ParseError("truncated hand: no 'Game ended at' line")
+
+    def street(line: str) -> bool:
+        if not line.startswith("***"):
+            return False
+        _old_street(line, b)
+        return True
+
+    def player(rest: str) -> None:
+        _old_action(rest, b, money, by_length, dealt=dealt, hand=hand)
+
+    _old_body(lines, i, _OldHand(hand, b, money, by_length), street, player)
     _fixed_limit_from_blinds(hand)
     _no_limit_from_bets(hand)
     for who, card_text in dealt.items():
@@ -194,16 +177,65 @@ def _parse_old_stud(lines: list[str], block: Block, source_file: str, m: re.Matc
     hand.sb, hand.bb = 0, hand.small_bet
     b = HandBuilder(hand)
     b.new_street(Street.THIRD)
-    i = 2
+    i, by_length = _old_seats(lines, 2, hand, money)
+    deal = _StudDeal(hand)
+    completed = False
+
+    def street(line: str) -> bool:
+        if not line.startswith(_OLD_STUD_ROUNDS):
+            return False
+        b.new_street(STUD_STREETS[_OLD_STUD_ROUNDS.index(line[: line.index(" street") + 7]) + 1])
+        return True
+
+    def player(text: str) -> None:
+        nonlocal completed
+        who, rest = _player(text, by_length)
+        if rest.startswith("received card: ") or rest.startswith("received a card"):
+            deal.card(who, b.street, cards(rest[15:]) if rest[9] == "c" else "??")
+        elif rest.startswith("bring in ("):
+            amount = money(_OLD_AMOUNT.search(rest)["amt"])  # type: ignore[index]
+            hand.bring_in = hand.bring_in or amount
+            b.post(who, Kind.BRING_IN, amount)
+        elif not completed and b.street is Street.THIRD and rest.startswith(("bets (", "raises (")):
+            added = money(_OLD_AMOUNT.search(rest)["amt"])  # type: ignore[index]
+            b.complete(who, b.committed(who) + added, added)
+            completed = True
+        else:
+            _old_action(text, b, money, by_length, dealt={}, hand=hand)
+
+    _old_body(lines, i, _OldHand(hand, b, money, by_length), street, player)
+    deal.finish(b)
+    return b.finish()
+
+
+def _old_seats(lines: list[str], i: int, hand: Hand, money: Money) -> tuple[int, list[str]]:
+    """The old dialect's seat lines from line ``i``: where the lines after them start, and the
+    names longest first (an action line's name is matched against them)."""
     while i < len(lines) and (s := _OLD_SEAT.match(lines[i])) is not None:
         hand.seats.append(Seat(int(s["seat"]), s["name"], money(s["cash"]), s["out"] is not None))
         i += 1
     if not hand.seats:
         raise ParseError("no seats", i + 1)
-    by_length = sorted((seat.player for seat in hand.seats), key=len, reverse=True)
-    deal = _StudDeal(hand)
-    in_summary = ended = completed = False
-    for n in range(i, len(lines)):
+    return i, sorted((seat.player for seat in hand.seats), key=len, reverse=True)
+
+
+@dataclass(frozen=True)
+class _OldHand:
+    """What every old-dialect line reader needs: the hand, its builder, its money and its names."""
+
+    hand: Hand
+    b: HandBuilder
+    money: Money
+    by_length: list[str]
+
+
+def _old_body(lines: list[str], start: int, h: _OldHand, street: Callable[[str], bool],
+              player: Callable[[str], None]) -> None:
+    """The lines after the seats, for both old-dialect hand kinds (flop games and stud): the
+    summary, uncalled bets and the end line are read here; ``street`` reads a betting-round line
+    (True when the line was one) and ``player`` the rest of a 'Player ...' line."""
+    in_summary = ended = False
+    for n in range(start, len(lines)):
         line = lines[n]
         try:
             if line.startswith("Game ended at"):
@@ -211,36 +243,22 @@ def _parse_old_stud(lines: list[str], block: Block, source_file: str, m: re.Matc
             elif line.startswith("------ Summary"):
                 in_summary = True
             elif in_summary:
-                _old_summary(line, hand, b, money, by_length)
-            elif line.startswith(_OLD_STUD_ROUNDS):
-                b.new_street(STUD_STREETS[_OLD_STUD_ROUNDS.index(line[: line.index(" street") + 7]) + 1])
+                _old_summary(line, h.hand, h.b, h.money, h.by_length)
+            elif street(line):
+                pass
             elif line.startswith("Uncalled bet ("):
                 u = _UNCALLED.match(line)
                 if u is None:
                     raise ParseError(f"bad uncalled line {line!r}")
-                b.uncalled(u["name"], money(u["amt"]))
+                h.b.uncalled(u["name"], h.money(u["amt"]))
             elif line.startswith("Player "):
-                player, rest = _player(line[7:], by_length)
-                if rest.startswith("received card: ") or rest.startswith("received a card"):
-                    deal.card(player, b.street, cards(rest[15:]) if rest[9] == "c" else "??")
-                elif rest.startswith("bring in ("):
-                    amount = money(_OLD_AMOUNT.search(rest)["amt"])  # type: ignore[index]
-                    hand.bring_in = hand.bring_in or amount
-                    b.post(player, Kind.BRING_IN, amount)
-                elif not completed and b.street is Street.THIRD and rest.startswith(("bets (", "raises (")):
-                    added = money(_OLD_AMOUNT.search(rest)["amt"])  # type: ignore[index]
-                    b.complete(player, b.committed(player) + added, added)
-                    completed = True
-                else:
-                    _old_action(line[7:], b, money, by_length, dealt={}, hand=hand)
+                player(line[7:])
             else:
                 raise ParseError(f"unrecognised line {line!r}")
         except ParseError as exc:
             raise ParseError(exc.reason, n + 1) from None
     if not ended:
         raise ParseError("truncated hand: no 'Game ended at' line")
-    deal.finish(b)
-    return b.finish()
 
 
 class _StudDeal:
