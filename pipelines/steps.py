@@ -245,7 +245,7 @@ def run_rule_checks(db: Path, rulebook: str | None = None) -> StepResult:
     return StepResult(check, meta)
 
 
-DETECT_MEMORY = "6GB"
+DETECT_MEMORY = "5GB"
 
 
 def run_detectors(build: Path, work: Path) -> StepResult:
@@ -255,8 +255,9 @@ def run_detectors(build: Path, work: Path) -> StepResult:
     t0 = time.perf_counter()
     con = connect(build)
     try:
-        # 6 GB for DuckDB keeps a 1M-hand night in memory (4 GB spills ~2 GB of pair statistics
-        # to disk) and the process within the 8 GB the detectors are allowed
+        # 5 GB for DuckDB: with each stage's intermediate tables released (detectors.run.release)
+        # a 1M-hand night runs in 83.7 s at a peak RSS of 7.2 GB, inside the detectors' 8 GB;
+        # 6 GB was no faster (82.5 s) and peaked at 8.2 GB (bench/detect.py, 2026-12-02, idle)
         summary = detect_warehouse(con, memory_limit=DETECT_MEMORY)
         total = int((con.execute("SELECT count(*) FROM flags").fetchone() or (0,))[0])
     finally:
