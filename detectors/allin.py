@@ -30,19 +30,9 @@ import zlib
 from importlib import resources
 from pathlib import Path
 
+from rules.numba_cache import use_writable_cache
 
-def _cache_dir() -> None:
-    """numba caches compiled code beside this file; when that directory is not writable and
-    NUMBA_CACHE_DIR is unset, use the user's cache directory (as rules.kernel does), so the
-    compile is paid once, not in every process."""
-    here = Path(__file__).resolve().parent / "__pycache__"
-    if os.environ.get("NUMBA_CACHE_DIR") or os.access(here if here.exists() else here.parent, os.W_OK):
-        return
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(base / "floorman" / "numba")
-
-
-_cache_dir()
+use_writable_cache(__file__)
 
 import duckdb  # noqa: E402
 import numpy as np  # noqa: E402
@@ -50,11 +40,8 @@ import polars as pl  # noqa: E402
 from numba import njit  # noqa: E402
 from phevaluator import _pheval  # noqa: E402
 
-from detectors.cards import RANKS  # noqa: E402
+from detectors.cards import CARD_ID  # noqa: E402
 
-SUITS = "cdhs"
-#: card id = rank * 4 + suit (2c = 0 ... As = 51)
-CARD_ID = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
 #: share units per run-out: divisible by every number of tied winners (1..9)
 SHARE_UNITS = 2520
 PREFLOP_RUNOUTS = 1_712_304  # C(48, 5)

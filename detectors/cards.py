@@ -70,7 +70,8 @@ def post_bucket(rank: int) -> int:
     return 0
 
 
-_CID = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate("cdhs")}
+#: card id = rank * 4 + suit (2c = 0 ... As = 51), the evaluators' and the all-in enumerator's numbering
+CARD_ID = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate("cdhs")}
 
 
 def evaluate_many(pairs: Iterable[tuple[str, str]]) -> list[int | None]:
@@ -82,7 +83,7 @@ def evaluate_many(pairs: Iterable[tuple[str, str]]) -> list[int | None]:
     from phevaluator import _pheval
 
     by_len = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards, 7: _pheval.evaluate_7cards}
-    cid = _CID
+    cid = CARD_ID
     out: list[int | None] = []
     for cards, board in pairs:
         s = cards + board
@@ -110,7 +111,7 @@ def evaluate_frame(cards: pl.Series, board: pl.Series) -> pl.Series:
     frame = frame.with_columns(s=pl.col("cards") + pl.col("board"), i=pl.int_range(pl.len(), dtype=pl.Int64))
     n_cards = pl.col("s").str.len_bytes() // 2
     ok = (pl.col("cards").str.len_bytes() == 4) & (pl.col("s").str.len_bytes() % 2 == 0) & n_cards.is_between(5, 7)
-    ids = [pl.col("s").str.slice(2 * i, 2).replace_strict(_CID, default=None, return_dtype=pl.Int32).alias(f"c{i}")
+    ids = [pl.col("s").str.slice(2 * i, 2).replace_strict(CARD_ID, default=None, return_dtype=pl.Int32).alias(f"c{i}")
            for i in range(7)]
     frame = frame.select("i", ok.fill_null(False).alias("ok"), n_cards.alias("n"), *ids)
     rank: list[int | None] = [None] * frame.height

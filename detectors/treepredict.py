@@ -16,8 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-import numba
-import numpy as np
+from rules.numba_cache import use_writable_cache
+
+use_writable_cache(__file__)
+
+import numba  # noqa: E402  (after the cache directory is chosen: numba reads it at import)
+import numpy as np  # noqa: E402
 
 
 @dataclass(frozen=True)

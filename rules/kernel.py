@@ -16,22 +16,9 @@ reasons that screen for it.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from .numba_cache import use_writable_cache
 
-
-def _cache_dir() -> None:
-    """numba caches compiled kernels beside this file; when that directory is not writable (an
-    installed package, a read-only checkout) and NUMBA_CACHE_DIR is unset, use the user's cache
-    directory instead, so the ~1 min compile is paid once, not in every process."""
-    here = Path(__file__).resolve().parent / "__pycache__"
-    if os.environ.get("NUMBA_CACHE_DIR") or os.access(here if here.exists() else here.parent, os.W_OK):
-        return
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(base / "floorman" / "numba")
-
-
-_cache_dir()
+use_writable_cache(__file__)
 
 import numba  # noqa: E402  (after the cache directory is chosen: numba reads it at import)
 import numpy as np  # noqa: E402
