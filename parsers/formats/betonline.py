@@ -12,6 +12,10 @@ site's own totals in the tests:
 * PLO is headed "Hold'em Pot Limit": the number of hole cards says which game it is.
 * Older skins (ActionPoker, Gear Poker) write no zone, no stakes and often no uncalled return;
   an uncalled bet is derived only when the written total pot confirms it to the cent.
+* Tournaments ("Game #N: Tournament #T: Hold'em $10.00/$20.00") write chips to the cent
+  ("4941.25 in chips"), kept in hundredths; the header's stakes stay those of the first level, so
+  the blinds come from the posts. A 2011 MTT export opens with the lobby's "Tournament will start
+  in a moment." before its first hand.
 """
 
 from __future__ import annotations
@@ -35,12 +39,16 @@ _SKINS = {
 }
 _SKIN_ALT = "|".join(re.escape(s) for s in _SKINS)
 _START = re.compile(rf"^\ufeff?(?:{_SKIN_ALT}) Game #\d+: ")
+#: the lobby's notice an MTT export opens with, before its first hand
+_ANNOUNCE = "Tournament will start in a moment."
+#: the hero's notice on joining mid-hand; the hand is still written in full after it
+_JOINED = "Joined table during game."
 _HEADER = re.compile(
-    rf"^\ufeff?(?P<skin>{_SKIN_ALT}) Game #(?P<no>\d+): +(?P<tour>Tournament #\d+.*?)?"
+    rf"^\ufeff?(?P<skin>{_SKIN_ALT}) Game #(?P<no>\d+): +(?:Tournament #(?P<tid>\d+): )?"
     r"(?P<game>Hold'em|Omaha Hi/Lo|Omaha|Razz|7 Card Stud Hi/Lo|7 Card Stud|Badugi"
     r"|Triple Draw 2-7 Lowball|Single Draw 2-7 Lowball|5 Card Draw)"
     r"(?: (?P<limit>No Limit|Pot Limit|Limit|LIMIT))?"
-    r"(?: \((?P<cur>\$|€)?(?P<sb>[\d.,]+)/(?:\$|€)?(?P<bb>[\d.,]+)\))?"
+    r"(?: \(?(?P<cur>\$|€)?(?P<sb>[\d.,]+)/(?:\$|€)?(?P<bb>[\d.,]+)\)?)?"
     r" - (?P<when>.*?)\s*$"
 )
 _TABLE_QUOTED = re.compile(r"^Table '(?P<name>.*)' (?:(?P<max>\d+)-[Mm]ax,? )?(?:Seat #(?P<btn>\d+) is the button)?")
@@ -87,7 +95,19 @@ class BetOnlineFormat(StartLineFormat):
     description: ClassVar[str] = "BetOnline / Chico network (PayNoRake, ActionPoker, Gear Poker) text"
     start: ClassVar[re.Pattern[str]] = _START
 
+    def sniff(self, head: str) -> bool:
+        """A hand's start line, after the MTT notice some exports open with."""
+        text = head.lstrip("\ufeff\r\n ")
+        if text.startswith(_ANNOUNCE):
+            text = text[len(_ANNOUNCE) :].lstrip("\r\n ")
+        return _START.match(text) is not None
+
+    def is_start(self, line: str) -> bool:
+        return _START.match(line) is not None or line.strip() == _ANNOUNCE
+
     def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        if block.lines[0].strip() == _ANNOUNCE:
+            return None  # the lobby's notice, not a hand
         return _parse(block, source_file)
 
 
@@ -110,8 +130,6 @@ def _parse(block: Block, source_file: str) -> Hand:
         raise ParseError(f"unrecognised header {lines[0]!r}", 1)
     if m["game"] not in _GAMES:
         raise ParseError(f"unsupported variant: {m['game']}", 1)
-    if m["tour"]:
-        raise ParseError("tournament header: no Chico tournament sample to check the grammar against", 1)
     hand = new_hand(
         site=_SKINS[m["skin"]], hand_no=m["no"], fmt="betonline", source_file=source_file,
         offset=block.offset, length=block.length,
@@ -131,8 +149,10 @@ def _parse(block: Block, source_file: str) -> Hand:
         hand.max_seats = int(t["max"])
     play = t.groupdict().get("money") == "Play"
     hand.currency = "PLAY" if play else ("EUR" if m["cur"] == "€" else "USD")
+    if m["tid"]:  # chips written to the cent ("4941.25 in chips", "$40.00/$80.00"): kept in hundredths
+        hand.game_type, hand.tournament_id, hand.currency = "tournament", m["tid"], "CHIPS"
     money = Money(hand.unit_scale)
-    if m["sb"]:
+    if m["sb"] and not m["tid"]:  # an MTT header keeps its first level's stakes: the blinds come from the posts
         hand.sb, hand.bb = money(m["sb"]), money(m["bb"])
 
     i = 2
@@ -152,7 +172,7 @@ def _parse(block: Block, source_file: str) -> Hand:
     for n in range(i, len(lines)):
         line = lines[n]
         try:
-            if _CHAT.match(line) or _NOTICE.match(line):
+            if _CHAT.match(line) or _NOTICE.match(line) or line.startswith(_JOINED):
                 continue  # chat and seat notices, anywhere in the hand (even the summary)
             if in_summary and not line.startswith(tuple(n + " shows " for n in names)):
                 if (tm := _TOTAL.match(line)) is not None:
@@ -183,7 +203,8 @@ def _parse(block: Block, source_file: str) -> Hand:
                 uncalled_written = True
                 continue
             if (tm := _TOTAL.match(line)) is not None:
-                totals.append(_total(tm, money))  # a side pot's own total, before the summary
+                if line != lines[n - 1]:  # a side pot's own total, before the summary (2011: written twice)
+                    totals.append(_total(tm, money))
                 continue
             player, rest = _split(line, names)
             if player is None:

@@ -69,8 +69,8 @@ _TABLE = re.compile(r"^Table (?P<table>.+?)\s*\(\s*(?P<money>Real Money|Play Mon
 _SEAT = re.compile(r"^[Ss]eat ?(\d+): (.*?) \( ?(.+?) ?\)(?: - VPIP: [^()]*)?\s*$")
 _BUTTON = re.compile(r"Seat (\d+) is the button")
 _BRACKET = re.compile(
-    r"^(?P<p>.*?) (?P<v>posts small blind|posts big blind \+ dead|posts big blind|posts ante|calls|raises"
-    r"|bets|is all-In|shows|doesn't show)(?: of)? *\[ ?(?P<a>[^]]*?) ?\]"
+    r"^(?P<p>.*?) (?P<v>posts small blind|posts big blind \+ dead|posts big blind|posts button blind|posts ante"
+    r"|calls|raises|bets|is all-In|shows|doesn't show)(?: of)? *\[ ?(?P<a>[^]]*?) ?\]"
 )
 _WINS = re.compile(
     r"^(?P<p>.*?) wins (?:Lo \()?(?P<a>[$€£]? ?[\d.,][\d.,\s]*?)(?: ?(?:USD|EUR|GBP|chips))? ?\)?"
@@ -118,12 +118,14 @@ def _game(line: str) -> tuple[str, str]:
     if "stud" in low or "draw" in low or "razz" in low or "badugi" in low:
         name = re.sub(r"^.*?(\d Card Stud[\w -]*?|Razz|Badugi|[\w ]*Draw)\b.*$", r"\1", line).strip()
         raise ParseError(f"unsupported variant: {name}")
-    if "double hold" in low or "short deck" in low:
+    if "double hold" in low:
         raise ParseError(f"unsupported variant: {line.strip()}")
     if "omaha" in low:
         variant = "omaha_hilo" if "hi-lo" in low or "hi/lo" in low else "omaha"
     elif "hold'em" in low or "holdem" in low:
         variant = "holdem"
+    elif "short deck" in low:  # hold'em from 6 up; the button posts the only blind, everyone an ante
+        variant = "shortdeck"
     else:
         raise ParseError(f"unsupported variant: {line.strip()}")
     structure = _STRUCTURE.search(line)
@@ -192,7 +194,7 @@ class PartyPokerFormat(TextHandFormat):
         lines = [line.replace("\x00", "") for line in block.lines]
         if all(line.startswith(("Game #", "#Game No")) or not line.strip() for line in lines):
             return None  # a 'Game #N starts.' announcement with no hand written after it
-        at = next((i for i, line in enumerate(lines[:4]) if _HEADER.match(line)), None)
+        at = _header_at(lines)
         if at is None:
             raise ParseError("truncated hand: no 'Hand History for Game' header")
         lines = lines[at:]
@@ -225,7 +227,8 @@ class PartyPokerFormat(TextHandFormat):
             byte_offset=block.offset, byte_length=block.length, started_at=_started(game_line),
             tournament_id=trny.group(1) if trny else None,
         )
-        blinds = _BLINDS.match(game_line) if not tournament else None
+        # short deck's "$1/$2" are not blinds (the button posts the only one): taken from the posts
+        blinds = _BLINDS.match(game_line) if not tournament and variant != "shortdeck" else None
         if blinds is not None and "/" in game_line.split("-")[0]:
             hand.sb, hand.bb = to_units(blinds.group(1), scale), to_units(blinds.group(2), scale)
             if betting == "FL" and variant not in _STUD:  # "$15/$30" are the bet sizes: bb is the small bet
@@ -240,6 +243,18 @@ class PartyPokerFormat(TextHandFormat):
         elif betting == "FL" and hand.bb:
             fixed_limit_blinds(hand, hand.bb)
         return hand
+
+
+def _header_at(lines: list[str]) -> int | None:
+    """Where the 'Hand History for Game' header is, after the 'Game #N starts.' / '#Game No'
+    preamble and its blank lines (a tournament's preamble may name an earlier game number)."""
+    for i, line in enumerate(lines):
+        if _HEADER.match(line):
+            return i
+        text = line.strip().lstrip("\ufeff")
+        if text and not text.startswith(("Game #", "#Game No")):
+            return None
+    return None
 
 
 def _stud_stakes(hand: Hand, lines: list[str]) -> None:
@@ -276,6 +291,7 @@ def _unwritten_blinds(hand: Hand, lines: list[str], led: Ledger, stacks: dict[st
     small, big = to_units(level["sb"], 1), to_units(level["bb"], 1)
     if hand.betting == "FL":  # "Stakes(200/400)" names the bets: blinds of half the small bet and the small bet
         small, big = small // 2, small
+    hand.sb, hand.bb = small, big  # the level's blinds, as a written post would have given them
     # a player moved to the table this hand is seated but takes no part: only those who act post
     acting = {s.player for s in hand.seats if any(ln.strip().startswith(s.player + " ") for ln in lines)}
     ring = sorted((s.seat_no, s.player) for s in hand.seats if stacks.get(s.player, 0) > 0 and s.player in acting)
@@ -385,7 +401,7 @@ def _read_body(hand: Hand, lines: list[str], start: int, scale: int) -> None:
         if verb == "posts small blind":
             led.post(player, Kind.POST_SB, value, all_in)
             first_sb = first_sb or value
-        elif verb == "posts big blind":
+        elif verb in ("posts big blind", "posts button blind"):  # short deck's button blind is live, like a big blind
             led.post(player, Kind.POST_BB, value, all_in)
             first_bb = first_bb or value
         elif verb == "posts big blind + dead":

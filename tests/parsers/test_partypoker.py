@@ -153,3 +153,17 @@ def test_forward_fold_notice_is_not_a_second_decision():
     assert hero == [(Street.PREFLOP, Kind.POST_SB), (Street.PREFLOP, Kind.FOLD)]
     order = [a.player for a in h.actions if a.kind in (Kind.FOLD, Kind.RAISE, Kind.CALL)][:6]
     assert order == ["Player3", "Player4", "Player5", "Player0", "Hero", "Player2"]
+
+
+def test_short_deck_button_blind_and_antes():
+    # "$1/$2 USD NL Short Deck": both players "posts ante [$1 USD]", the button "posts button blind
+    # [$1 USD]" (live: Lamar_Odom37's "raises [$5 USD]" and Player5's "raises [$17 USD]" are chips added,
+    # the call of $13 matches 18); the pot 2 + 18 x 2 + 18.43 x 2 + 54.48 x 2 + 116 x 2 = 415.82, less
+    # the "wins $412.82" is a rake of 3.00
+    (h,) = parse_all(FORMAT, [_pp("Short-Deck-6max-USD-1.00-1.00-201904.txt")])[0]
+    assert (h.variant, h.betting, h.sb, h.bb, h.ante, h.button_seat) == ("shortdeck", "NL", 0, 100, 100, 5)
+    assert [(a.player, a.kind, a.contribution) for a in h.actions[:3]] == [
+        ("Lamar_Odom37", Kind.POST_ANTE, 100), ("Player5", Kind.POST_ANTE, 100), ("Player5", Kind.POST_BB, 100)]
+    assert sum(a.contribution for a in h.actions) == 41582
+    assert [(a.player, a.amount) for a in h.awards] == [("Player5", 41282)]
+    assert not_ok([h]) == {}

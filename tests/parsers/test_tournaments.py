@@ -16,6 +16,7 @@ import pytest
 
 from parsers.base import HandFormat
 from parsers.formats import (
+    betonline,
     bossmedia,
     bovada,
     everleaf,
@@ -350,11 +351,44 @@ def test_partypoker_tournaments_reconcile_with_their_unwritten_blinds() -> None:
     # was short of its blinds ("implied rake -3750"); now all 17 reconcile (one of them writes
     # "wins 20 chips from  side pot #1  with" with doubled spaces), the stud MTT hand, and a converter's
     # "Tourney Hand" with HUD statistics in its seat lines and "posts ante of [1200]"; the two
-    # anonymised 2021 MTT hands are named anomalies (tests/parsers/test_partypoker_2021.py)
-    assert len(hands) == 21
+    # anonymised 2021 MTT hands are named anomalies (tests/parsers/test_partypoker_2021.py). Two hands
+    # open with "Game #8503894896 starts.", a blank line, "#Game No : 8503894896" and two more blank
+    # lines before their header (of another game number): read after that preamble, not cut
+    assert len(hands) == 23
     assert set(not_ok(hands)) == {"partypoker:16194828757579au6ou93d1", "partypoker:161938625156465v9fyd47bg"}
-    # what is still not read: fpdb's two cut fragments
-    assert sum(reasons.values()) == 2 and not any("unsupported" in r for r in reasons)
+    assert reasons == {}
+    level = next(h for h in hands if h.hand_id == "partypoker:8504122543")
+    # "Trny: 47928230 Level: 4" / "Blinds(100/200)" and no post lines: the level's blinds are the hand's
+    assert (level.tournament_id, level.sb, level.bb) == ("47928230", 100, 200)
+    assert kinds(level, Kind.POST_SB) == [("Player9", 100, 100)] and awards(level) == [("Player2", 800, 0, 1)]
+    assert all(h.bb > 0 for h in hands if h.variant != "stud")
+
+
+# -- BetOnline -----------------------------------------------------------------------------------
+def test_betonline_tournaments_in_hundredths_of_a_chip_with_blinds_from_the_posts() -> None:
+    counts, reasons, hands = _per_file(betonline.FORMAT, tour("BetOnline"))
+    # the 2011 MTT export opens with "Tournament will start in a moment." (the lobby's notice, before
+    # its first hand: the file was unrecognised) and writes "Joined table during game." inside a hand
+    # that is then written in full
+    assert counts == {"NLHE-10max-USD-MTT-2011-08.nobuyinfee.txt": (17, 0),
+                      "NLHE-10max-USD-MTT-201603.post.ante.txt": (1, 0)}
+    assert reasons == {}
+    assert {(h.game_type, h.currency, h.unit_scale, h.tournament_id) for h in hands} == {
+        ("tournament", "CHIPS", 100, "3427473"), ("tournament", "CHIPS", 100, "7212650")}
+    ante = next(h for h in hands if h.tournament_id == "7212650")
+    # "Hold'em $40.00/$80.00" in the header, yet "posts small blind 50.00" / "posts big blind 100.00"
+    # and "ante processed 10.00" x 10; "Seat 9: Player0 (4941.25 in chips)": chips to the cent
+    assert (ante.sb, ante.bb, ante.ante, ante.seats[0].stack) == (5000, 10000, 1000, 494125)
+    assert awards(ante) == [("Player1", 120000, 0, 1)] and ante.site_total_pot == 120000
+    # the header's "$10.00/$20.00" never changes; the posts go from 10/20 to 15/30
+    assert sorted({(h.sb, h.bb) for h in hands if h.tournament_id == "3427473"}) == [(1000, 2000), (1500, 3000)]
+    # the one named anomaly: a three-way all-in where Player18 (870 behind) is covered by 905 and 910;
+    # the side pot of 2 x 35 is written twice as "Total pot 70.00" (read once) and never awarded, the
+    # summary credits only the main pot's 2,895 of the 2,965 put in
+    assert set(not_ok(hands)) == {"betonline:900223632"}
+    (side,) = (h for h in hands if h.hand_id == "betonline:900223632")
+    assert (sum(put_in(side).values()), side.site_total_pot) == (296500, 296500)
+    assert awards(side) == [("Player21", 289500, 0, 1)]
 
 
 # -- iPoker --------------------------------------------------------------------------------------
