@@ -1,4 +1,5 @@
-"""PokerStars-like exports of app and small-network rooms: Run It Once Poker, PokerMaster, PokerBros.
+"""PokerStars-like exports of app and small-network rooms: Run It Once Poker, PokerMaster, PokerBros,
+and Full Tilt after its move to the PokerStars software (2016: "Full Tilt Hand #N", "Full Tilt Rush").
 
 Why its own module: these rooms (and HUDs such as elitehud that re-export PokerMaster hands) copy
 the PokerStars layout but not its meaning, so the PokerStars parser leaves them alone and this one
@@ -11,6 +12,9 @@ sniffs only their own header words. The differences, each checked against the fi
 * "STP added: €0.50" (Run It Once's splash-the-pot) is money the site adds to the pot.
 * Run It Once deals every player's cards into the export ("Dealt to" each seat).
 * PokerMaster writes a straddle as a second "posts big blind" and has JSON comment lines.
+* Full Tilt 2016 writes Eastern time ("ET") and its play-money tables with no currency sign at
+  all ("(5/10)", "684 in chips"; one table adds "(Play Money)"): a Full Tilt cash hand without a
+  sign is play money, as in PokerStars' own exports.
 """
 
 from __future__ import annotations
@@ -19,21 +23,25 @@ import re
 from typing import ClassVar
 
 from parsers.base import StartLineFormat
-from parsers.formats._stars_like import UTC, HandBuilder, Money, cards, new_hand, to_utc
+from parsers.formats._stars_like import EASTERN, UTC, HandBuilder, Money, cards, new_hand, to_utc
 from parsers.model import Hand, Kind, ParseError, Pot, Provenance, Seat, Street
 from parsers.reading import Block
 
-_ROOMS = {"Run It Once Poker": "runitonce", "PokerMaster": "pokermaster", "PokerBros": "pokerbros"}
+_ROOMS = {"Run It Once Poker": "runitonce", "PokerMaster": "pokermaster", "PokerBros": "pokerbros",
+          "Full Tilt Rush": "fulltilt", "Full Tilt": "fulltilt"}
 _ROOM_ALT = "|".join(re.escape(r) for r in _ROOMS)
 _START = re.compile(rf"^\ufeff?(?:{_ROOM_ALT}) Hand #\d+: ")
 _HEADER = re.compile(
     rf"^\ufeff?(?P<room>{_ROOM_ALT}) Hand #(?P<no>\d+): +(?P<game>Hold'em|Omaha Hi/Lo|Omaha|[^(]+?) "
     r"(?P<limit>No Limit|Pot Limit|Fixed Limit|Limit) \((?P<sym>[$€£¥]?)(?P<sb>[\d.,]+)/[$€£¥]?(?P<bb>[\d.,]+)"
-    r"(?: (?P<iso>[A-Z]{3}))?\) - (?P<when>\d{4}/\d\d/\d\d \d\d?:\d\d(?::\d\d)?) UTC"
+    r"(?: (?P<iso>[A-Z]{3}))?\) - (?P<when>\d{4}/\d\d/\d\d \d\d?:\d\d(?::\d\d)?) (?P<zone>UTC|ET)"
 )
 #: a tournament hand's game text: the tournament, its buy-in and name, then the game
 _TOURNAMENT = re.compile(r"^Tournament #(?P<tid>\d+), .*, (?P<game>[^,]+)$")
-_TABLE = re.compile(r"^Table (?:ID )?'(?P<name>.*)' (?P<max>\d+)-[Mm]ax (?:Seat #(?P<btn>\d+) is the button)?")
+_TABLE = re.compile(
+    r"^Table (?:ID )?'(?P<name>.*)' (?P<max>\d+)-[Mm]ax (?:\((?P<money>Play|Real) Money\) )?"
+    r"(?:Seat #(?P<btn>\d+) is the button)?"
+)
 _SEAT = re.compile(
     r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<cash>[$€£¥]?[\d.,]+) in chips\)(?P<out> is sitting out)?"
     r"(?P<hero> \[hero\])?$"  # Run It Once tournaments mark the hero's seat
@@ -98,13 +106,13 @@ def _parse(lines: list[str], block: Block, source_file: str, *, to_is_added: boo
     if tour is not None:
         hand.game_type, hand.tournament_id, hand.currency, hand.unit_scale = "tournament", tour["tid"], "CHIPS", 1
     else:
-        hand.currency = m["iso"] or _CURRENCY.get(m["sym"], "")
+        hand.currency = m["iso"] or _CURRENCY.get(m["sym"], "") or ("PLAY" if m["room"].startswith("Full Tilt") else "")
     if not hand.currency:
         raise ParseError(f"no currency in {lines[0]!r}", 1)
     money = Money(hand.unit_scale)
     hand.sb, hand.bb = money(m["sb"]), money(m["bb"])
     stamp = m["when"] if m["when"].count(":") == 2 else m["when"] + ":00"
-    hand.started_at = to_utc(stamp, "%Y/%m/%d %H:%M:%S", UTC)
+    hand.started_at = to_utc(stamp, "%Y/%m/%d %H:%M:%S", EASTERN if m["zone"] == "ET" else UTC)
     if len(lines) < 2 or (t := _TABLE.match(lines[1])) is None:
         raise ParseError("unreadable table line", 2)
     hand.table_name, hand.max_seats = t["name"], int(t["max"])
@@ -218,6 +226,8 @@ def _player_line(line: str, names: list[str], b: HandBuilder, money: Money, to_i
             b.raise_to(player, amount, money(a["to"]), all_in)
     elif rest.startswith("shows "):
         b.show(player, cards(_BRACKETS.findall(rest)[0]))
+    elif rest == "doesn't show hand":
+        b.muck(player, None)
     elif rest.startswith("mucks"):
         found = _BRACKETS.findall(rest)
         b.muck(player, cards(found[0]) if found else None)

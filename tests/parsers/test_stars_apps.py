@@ -31,9 +31,9 @@ def one(name: str) -> Hand:
 
 def test_every_hand_parses_and_only_splash_hands_disagree() -> None:
     files = claims(FORMAT)
-    assert len(files) == 12 and {p.parent.name for p in files} == {"Flop"}
+    assert len(files) == 14 and {p.parent.name for p in files} == {"Flop"}
     hands, quarantined = parse_all(FORMAT, files)
-    assert len(hands) == 12 and quarantined == []
+    assert len(hands) == 14 and quarantined == []
     bad = {k: (v["diff_awards"], v["diff_total_pot"]) for k, v in not_ok(hands).items()}
     assert bad == {
         # Galen U bets 0.21, everyone folds; the site writes "Uncalled bet (€0.71) returned":
@@ -119,3 +119,21 @@ def test_sniffing_is_tight_both_ways() -> None:
     # the PokerStars parser's own files are never ours, and ours never its
     stars_files = claims(STARS)
     assert stars_files and not any(FORMAT.sniff(read_head(p)[1]) for p in stars_files)
+
+
+def test_full_tilt_2016_on_the_pokerstars_software_in_play_money() -> None:
+    # "Full Tilt Hand #153580143072:  Hold'em No Limit (5/10) - 2016/05/20 8:19:23 ET" (unrecognised
+    # before): no currency sign, "Table 'Isonoe II' 6-max (Play Money)"; Hero posts a second big blind
+    (hand,) = parse_one(FORMAT, app("NLHE-6max-play-5-10-201605.FullTilt.txt"))
+    assert (hand.hand_id, hand.currency, hand.sb, hand.bb) == ("fulltilt:153580143072", "PLAY", 500, 1000)
+    assert hand.started_at == datetime(2016, 5, 20, 12, 19, 23)  # 8:19:23 ET = EDT, UTC-4
+    assert kinds(hand, Kind.POST_BB) == [("Player2", 1000, 1000), ("Hero", 1000, 1000)]
+    # "Total pot 100 | Rake 5", "Player2 collected 95 from pot"; "Player4: mucks hand" and the
+    # summary's "mucked [5s 2c]" gives the cards
+    assert (hand.site_total_pot, hand.site_rake, awards(hand)) == (10000, 500, [("Player2", 9500, 0, 1)])
+    assert {h.player: h.cards for h in hand.hole_cards}["Player4"] == "5s2c"
+    # the Rush table writes no "(Play Money)" at all, "doesn't show hand" after an uncalled 119
+    (rush,) = parse_one(FORMAT, app("NLHE-6max-play-25-50-201605.FullTilt.Rush.txt"))
+    assert (rush.currency, rush.table_name, rush.hero) == ("PLAY", "NLHE 25/50 6 max", "Hero")
+    assert kinds(rush, Kind.UNCALLED_RETURN) == [("Player3", 11900, -11900)]
+    assert not_ok([hand, rush]) == {}
