@@ -53,7 +53,8 @@ _SUIT_PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
 def _rank_states() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every multiset of at most 7 ranks (at most 4 of a rank) as a base-5 key, the transition
-    table next[state, rank] (-1 when full) and each 7-card state's non-flush hand value."""
+    table next[state, rank] (-1 when full) and each 7-card and 5-card state's non-flush hand value
+    (hold'em reads the 7-card ones, Omaha's two hole plus three board cards the 5-card ones)."""
     pow5 = 5 ** np.arange(13, dtype=np.int64)
     levels = [np.zeros(1, dtype=np.int64)]
     for _ in range(7):
@@ -70,19 +71,21 @@ def _rank_states() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     nxt = np.searchsorted(keys, nxt_keys).astype(np.int32)
     nxt[(digits >= 4) | (sizes[:, None] >= 7)] = -1
     values = np.zeros(len(keys), dtype=np.int64)
-    full = np.flatnonzero(sizes == 7)
-    values[full] = _values_of(digits[full].astype(np.int64))
+    for size in (5, 7):
+        full = np.flatnonzero(sizes == size)
+        values[full] = _values_of(digits[full].astype(np.int64), size)
     return keys, nxt, values
 
 
-def _values_of(counts: np.ndarray) -> np.ndarray:
-    """Non-flush hand values (higher is better) of 7-card rank multisets, one row of 13 counts
-    each: phevaluator's rank of the seven cards dealt in rotating suits (a rank's copies in
-    different suits, at most two cards a suit: never a flush), turned so that higher is better."""
-    ranks = np.repeat(np.tile(np.arange(13, dtype=np.int64), len(counts)), counts.ravel()).reshape(-1, 7)
-    cards = ranks * 4 + np.arange(7) % 4
-    ev7 = _pheval.evaluate_7cards
-    return np.array([7463 - ev7(*row) for row in cards.tolist()], dtype=np.int64)
+def _values_of(counts: np.ndarray, size: int) -> np.ndarray:
+    """Non-flush hand values (higher is better) of ``size``-card rank multisets (5 or 7), one row
+    of 13 counts each: phevaluator's rank of the cards dealt in rotating suits (a rank's copies in
+    different suits, at most two cards a suit: never a flush), turned so that higher is better;
+    5 and 7 cards share phevaluator's scale."""
+    ranks = np.repeat(np.tile(np.arange(13, dtype=np.int64), len(counts)), counts.ravel()).reshape(-1, size)
+    cards = ranks * 4 + np.arange(size) % 4
+    ev = _pheval.evaluate_7cards if size == 7 else _pheval.evaluate_5cards
+    return np.array([7463 - ev(*row) for row in cards.tolist()], dtype=np.int64)
 
 
 def _flush_values() -> np.ndarray:
@@ -401,40 +404,109 @@ def _cards(text: str) -> list[int]:
 
 
 class _Equities:
-    """Exact shares per contested layer, each distinct (cards, board, eligibility) dealt once."""
+    """Exact shares per contested layer, each distinct (game, cards, board, eligibility) dealt once."""
 
     def __init__(self) -> None:
         self.seen: dict[tuple[object, ...], np.ndarray] = {}
 
-    def shares(self, hole: list[list[int]], board: list[int], elig: list[list[int]]) -> np.ndarray:
+    def shares(self, hole: list[list[int]], board: list[int], elig: list[list[int]],
+               variant: str = "holdem") -> np.ndarray:
         """(layers, players) equity of each live player in each layer (0 where not eligible)."""
         contested = [row for row in elig if sum(row) >= 2]
         out = np.array(elig, dtype=np.float64)  # uncontested layers go to their one player
         if not contested:
             return out
-        key = (tuple(map(tuple, hole)), tuple(board), tuple(map(tuple, contested)))
+        key = (variant, tuple(map(tuple, hole)), tuple(board), tuple(map(tuple, contested)))
         got = self.seen.get(key)
         if got is None:
-            counts, runouts = share_counts(hole, board, contested)
-            got = self.seen[key] = counts / (SHARE_UNITS * runouts)
+            got = self.seen[key] = _exact_shares(variant, hole, board, contested)
         out[[sum(r) >= 2 for r in elig]] = got
         return out
 
 
-def _candidates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """Hold'em showdowns where someone was all-in and the last decision came before the river,
-    with every live player's cards known: the live players, their cards and chips in, the dead
-    money of those who folded, what was paid out, and the board when the money was in."""
+def _exact_shares(variant: str, hole: list[list[int]], board: list[int], elig: list[list[int]]) -> np.ndarray:
+    """Each player's exact equity in each contested layer: hold'em's enumerator, or Omaha's
+    (two hole cards and three of the board, hi/lo where the variant splits)."""
+    if variant == "holdem":
+        counts, runouts = share_counts(hole, board, elig)
+        return counts / (SHARE_UNITS * runouts)
+    from detectors import allin_omaha
+
+    counts, runouts = allin_omaha.omaha_share_counts(hole, board, elig, allin_omaha.is_hilo(variant))
+    return counts / (allin_omaha.POT_UNITS * runouts)
+
+
+def _variants_sql() -> str:
+    """(variant, hole card characters, board characters known before the preflop betting) of
+    every variant with exact all-in EV, as a SQL VALUES list."""
+    from detectors import allin_omaha
+
+    rows = [("holdem", 4, 0)] + [(v, 2 * n, 2 * allin_omaha.PREFLOP_BOARD.get(v, 0))
+                                  for v, n in allin_omaha.OMAHA_HOLE.items()]
+    return "(VALUES " + ", ".join(f"('{v}', {n}, {b})" for v, n, b in rows) + ") AS g(variant, n_chars, pre_chars)"
+
+
+def _cards_mode(con: duckdb.DuckDBPyConnection) -> str:
+    """The mode ``features.build`` ran in, read from its cards: 'operator' when k_cards holds a
+    hold'em card that only the operator's export gives (no deal to the hero, no show), else
+    'player' (also when no such card exists: never more cards than a player would see)."""
+    row = con.execute(
+        """SELECT count(k.cards) FROM (
+            SELECT h.hk, p.pk, c.cards FROM hole_cards c JOIN k_hand h USING (hand_id)
+            JOIN k_player p ON p.site = h.site AND p.name = c.player
+            WHERE h.variant = 'holdem' AND c.provenance = 'operator' AND length(c.cards) = 4
+              AND c.cards NOT LIKE '%?%'
+              AND NOT EXISTS (SELECT 1 FROM hole_cards d WHERE d.hand_id = c.hand_id AND d.player = c.player
+                              AND d.provenance IN ('dealt', 'shown'))
+              AND NOT EXISTS (SELECT 1 FROM k_act a WHERE a.hk = h.hk AND a.pk = p.pk AND a.kind IN ('show', 'muck'))
+            LIMIT 1) o JOIN k_cards k USING (hk, pk)"""
+    ).fetchone()
+    return "operator" if row and row[0] else "player"
+
+
+def _omaha_cards_sql(con: duckdb.DuckDBPyConnection, mode: str | None) -> str:
+    """A query of (hk, pk, cards) for the flop games other than hold'em, whose hole cards the
+    feature tables do not keep (they hold two-card hands only), by the same provenance rule
+    (operator cards in operator mode only); empty when the window has no such all-in."""
+    from detectors import allin_omaha
+
+    names = ", ".join(f"'{v}'" for v in allin_omaha.OMAHA_HOLE)
+    row = con.execute(f"SELECT count(*) FROM k_hand WHERE variant IN ({names})").fetchone()
+    if not row or not row[0]:
+        return "SELECT NULL::INTEGER AS hk, NULL::INTEGER AS pk, NULL::VARCHAR AS cards LIMIT 0"
+    prov = "('dealt', 'shown', 'operator')" if (mode or _cards_mode(con)) == "operator" else "('dealt', 'shown')"
+    return f"""SELECT hk, pk, any_value(cards) AS cards FROM (
+            SELECT h.hk, p.pk, c.cards, h.variant FROM hole_cards c JOIN k_hand h USING (hand_id)
+            JOIN k_player p ON p.site = h.site AND p.name = c.player
+            WHERE h.variant IN ({names}) AND c.provenance IN {prov}
+            UNION ALL
+            SELECT a.hk, a.pk, a.cards, h.variant FROM k_act a JOIN k_hand h USING (hk)
+            WHERE h.variant IN ({names}) AND a.kind IN ('show', 'muck')
+        ) JOIN {_variants_sql()} USING (variant)
+        WHERE length(cards) = n_chars AND cards NOT LIKE '%?%'
+        GROUP BY hk, pk"""
+
+
+def _candidates(con: duckdb.DuckDBPyConnection, mode: str | None = None) -> pl.DataFrame:
+    """Hold'em and Omaha showdowns where someone was all-in and the last decision came before
+    the river, with every live player's cards known: the variant, the live players, their cards
+    and chips in, the dead money of those who folded, what was paid out, and the board when the
+    money was in (Courchevel's first card is known preflop)."""
     return con.execute(
-        """WITH ai AS (
+        f"""WITH ai AS (
             SELECT DISTINCT hk FROM k_hp WHERE all_in AND fold_seq IS NULL
+        ), other AS ({_omaha_cards_sql(con, mode)}
+        ), hole AS (
+            SELECT hp.hk, hp.pk, hp.put_in, hp.won,
+                   CASE WHEN h.variant = 'holdem' THEN hp.cards ELSE o.cards END AS cards
+            FROM k_hp hp JOIN k_hand h USING (hk) LEFT JOIN other o USING (hk, pk)
+            WHERE hp.fold_seq IS NULL AND hp.hk IN (SELECT hk FROM ai)
         ), live AS (
             SELECT hp.hk, list(p.player ORDER BY p.player) AS ps, list(hp.cards ORDER BY p.player) AS cs,
                    list(CAST(hp.put_in AS BIGINT) ORDER BY p.player) AS puts, CAST(sum(hp.won) AS BIGINT) AS pot
-            FROM k_hp hp JOIN k_player p USING (pk)
-            WHERE hp.fold_seq IS NULL AND hp.hk IN (SELECT hk FROM ai)
+            FROM hole hp JOIN k_player p USING (pk)
             GROUP BY hp.hk
-            HAVING count(*) >= 2 AND count(*) = count(*) FILTER (WHERE length(hp.cards) = 4)
+            HAVING count(*) >= 2 AND count(*) = count(hp.cards)
         ), dead AS (
             SELECT hk, list(CAST(put_in AS BIGINT)) AS dead FROM k_hp
             WHERE fold_seq IS NOT NULL AND put_in > 0 AND hk IN (SELECT hk FROM live) GROUP BY hk
@@ -443,10 +515,11 @@ def _candidates(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
             SELECT hk, max(list_position(['preflop', 'flop', 'turn', 'river'], street)) AS st
             FROM k_dec WHERE hk IN (SELECT hk FROM live) GROUP BY hk
         )
-        SELECT h.hand_id, live.ps, live.cs, live.puts, coalesce(dead.dead, []) AS dead, live.pot,
-               substr(h.board, 1, (ARRAY[0, 6, 8, 10])[last.st]) AS board_then
-        FROM live JOIN last USING (hk) JOIN k_hand h USING (hk) LEFT JOIN dead USING (hk)
-        WHERE last.st < 4 AND length(h.board) = 10 AND h.variant = 'holdem'
+        SELECT h.hand_id, h.variant, live.ps, live.cs, live.puts, coalesce(dead.dead, []) AS dead, live.pot,
+               substr(h.board, 1, greatest((ARRAY[0, 6, 8, 10])[last.st], g.pre_chars)) AS board_then
+        FROM live JOIN last USING (hk) JOIN k_hand h USING (hk) JOIN {_variants_sql()} USING (variant)
+        LEFT JOIN dead USING (hk)
+        WHERE last.st < 4 AND length(h.board) = 10
         ORDER BY h.hand_id"""
     ).pl()
 
@@ -526,14 +599,14 @@ def _headsup_ev(hu: pl.DataFrame) -> pl.DataFrame:
 
 
 def _multiway_ev(multi: pl.DataFrame) -> pl.DataFrame:
-    """ev_net of every live player of each multiway candidate: pot layers, exact shares per
-    layer, each distinct matchup dealt once."""
+    """ev_net of every live player of each candidate taken one at a time (multiway hold'em, and
+    every Omaha hand): pot layers, exact shares per layer, each distinct matchup dealt once."""
     equities = _Equities()
     rows: list[tuple[str, str, int]] = []
-    for hid, ps, cs, puts, dead, pot, board in multi.select(
-            "hand_id", "ps", "cs", "puts", "dead", "pot", "board_then").iter_rows():
+    for hid, variant, ps, cs, puts, dead, pot, board in multi.select(
+            "hand_id", "variant", "ps", "cs", "puts", "dead", "pot", "board_then").iter_rows():
         amounts, elig = pot_layers(list(puts), list(dead))
-        shares = equities.shares([_cards(c) for c in cs], _cards(board or ""), elig)
+        shares = equities.shares([_cards(c) for c in cs], _cards(board or ""), elig, variant)
         expected = (np.array(amounts, dtype=np.float64) @ shares).tolist()
         for player, paid, got in zip(ps, puts, apportion(expected, int(pot)), strict=True):
             rows.append((hid, player, got - paid))
@@ -541,10 +614,11 @@ def _multiway_ev(multi: pl.DataFrame) -> pl.DataFrame:
                         orient="row")
 
 
-def build_allin_ev(con: duckdb.DuckDBPyConnection) -> None:
-    """Temp table allin_ev (hand_id, player, ev_net) for all-in showdowns with every card known."""
-    cand = _candidates(con)
-    two = cand["ps"].list.len() == 2
+def build_allin_ev(con: duckdb.DuckDBPyConnection, mode: str | None = None) -> None:
+    """Temp table allin_ev (hand_id, player, ev_net) for all-in showdowns with every card known.
+    ``mode``: the features' mode, for which Omaha hole cards count (read from k_cards when None)."""
+    cand = _candidates(con, mode)
+    two = (cand["ps"].list.len() == 2) & (cand["variant"] == "holdem")
     frame = pl.concat([_headsup_ev(cand.filter(two)), _multiway_ev(cand.filter(~two))])
     con.register("_allin", frame.to_arrow())
     con.execute("CREATE OR REPLACE TEMP TABLE allin_ev AS SELECT * FROM _allin")

@@ -143,6 +143,7 @@ def test_vectorised_headsup_path_equals_the_general_one() -> None:
 
     cand = pl.DataFrame({
         "hand_id": ["h1", "h2", "h3", "h4"],
+        "variant": ["holdem"] * 4,
         "ps": [["a", "b"], ["a", "b"], ["c", "d"], ["c", "d"]],
         "cs": [["AhAd", "KsKc"], ["AsKs", "QhQd"], ["7c7d", "AhKh"], ["2c2d", "3h3s"]],
         "puts": [[1000, 1000], [500, 1200], [800, 300], [400, 400]],

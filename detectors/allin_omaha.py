@@ -1,0 +1,190 @@
+"""Exact all-in equity for Omaha: 4, 5 and 6 hole cards, high only and 8-or-better hi/lo.
+
+Why a table of three-card subsets: an Omaha hand is exactly two hole cards and three board cards,
+so a player's value on a board is the best, over the board's 10 three-card subsets, of that
+subset's best completion by two of the player's hole cards. That completion depends on the subset
+only, so each hand tabulates it once for every three cards that can still be on the board
+(heads-up four-card Omaha preflop: C(44, 3) = 13,244 subsets, each the best of 6 hole pairs), and
+a run-out then costs 6 lookups per player: the 4 subsets without its last card were taken at the
+level before, and the 6 with it are rows read in order as the last card runs. Every run-out is
+dealt (C(44, 5) = 1,086,008 heads-up preflop), none sampled.
+
+The five-card values are the hold'em evaluator's (``allin._tables``: rank states and flush masks,
+phevaluator's scale), the pots' split is hold'em's ``_award``: each run-out is worth two half
+pots, both to the best high hand, or, in hi/lo when an eligible player has an 8-or-better low,
+one to the best high and one to the best low (ties split within each half).
+"""
+
+from __future__ import annotations
+
+from rules.numba_cache import use_writable_cache
+
+use_writable_cache(__file__)
+
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+from detectors.allin import SHARE_UNITS, _award, _tables  # noqa: E402
+
+#: hole cards per player in the Omaha variants the parsers read (Courchevel is five-card Omaha
+#: with the first flop card dealt face up before the preflop betting)
+OMAHA_HOLE = {"omaha": 4, "omaha_hilo": 4, "omaha5": 5, "omaha5_hilo": 5, "omaha6": 6, "omaha6_hilo": 6,
+              "courchevel": 5, "courchevel_hilo": 5}
+#: board cards known before the preflop betting, per variant (0 when absent)
+PREFLOP_BOARD = {"courchevel": 1, "courchevel_hilo": 1}
+#: units of one pot per run-out: two halves of SHARE_UNITS (high and low, or both to the high)
+POT_UNITS = 2 * SHARE_UNITS
+
+
+def is_hilo(variant: str) -> bool:
+    """Whether the variant splits the pot with an 8-or-better low."""
+    return variant.endswith("_hilo")
+
+
+def _low_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(bit of each rank, value of each OR of five bits). Ranks 2..8 and the ace (as 1) take bits
+    2..8 and 1, any higher rank bit 9; five cards make a low when their mask has five bits and no
+    bit 9. Masks of five bits compare as lows do, highest card first, so the value is
+    512 - mask (higher is better) and 0 is no low."""
+    bit = np.array([1 << 9 if 7 <= r <= 11 else 1 << (1 if r == 12 else r + 2) for r in range(13)], dtype=np.int64)
+    value = np.zeros(1024, dtype=np.int64)
+    for mask in range(512):
+        if bin(mask).count("1") == 5:
+            value[mask] = 512 - mask
+    return bit, value
+
+
+_LOW = _low_tables()
+
+
+@njit(cache=True)
+def _subset_values(hole: np.ndarray, uni: np.ndarray, hilo: bool, nxt: np.ndarray, values: np.ndarray,
+                   flush: np.ndarray, low_bit: np.ndarray, low_value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's best high (and low) value with each three cards of ``uni`` (positions
+    a < b < c): the best of their hole pairs completed by those three board cards."""
+    n, h = hole.shape
+    m = len(uni)
+    hi = np.zeros((n, m, m, m), dtype=np.int16)
+    lo = np.zeros((n, m, m, m) if hilo else (n, 1, 1, 1), dtype=np.int16)
+    for p in range(n):
+        for i in range(h):
+            for j in range(i + 1, h):
+                x, y = hole[p, i], hole[p, j]
+                s2 = nxt[nxt[0, x // 4], y // 4]
+                suit = x % 4 if x % 4 == y % 4 else -1
+                ranks2 = (1 << (x // 4)) | (1 << (y // 4))
+                low2 = low_bit[x // 4] | low_bit[y // 4]
+                for a in range(m):
+                    ca = uni[a]
+                    s3 = nxt[s2, ca // 4]
+                    for b in range(a + 1, m):
+                        cb = uni[b]
+                        s4 = nxt[s3, cb // 4]
+                        for c in range(b + 1, m):
+                            cc = uni[c]
+                            v = values[nxt[s4, cc // 4]]
+                            if suit >= 0 and ca % 4 == suit and cb % 4 == suit and cc % 4 == suit:
+                                v = flush[ranks2 | (1 << (ca // 4)) | (1 << (cb // 4)) | (1 << (cc // 4))]
+                            hi[p, a, b, c] = max(hi[p, a, b, c], v)
+                            if hilo:
+                                lv = low_value[low2 | low_bit[ca // 4] | low_bit[cb // 4] | low_bit[cc // 4]]
+                                lo[p, a, b, c] = max(lo[p, a, b, c], lv)
+    return hi, lo
+
+
+@njit(cache=True, inline="always")
+def _level(d: int, pos: np.ndarray, table: np.ndarray, best: np.ndarray) -> None:
+    """best[d + 1, p]: player p's best over the subsets of the first d + 1 board cards, from
+    best[d, p] and the subsets holding card d."""
+    for p in range(table.shape[0]):
+        v = best[d, p]
+        for i in range(d):
+            for j in range(i + 1, d):
+                v = max(v, table[p, pos[i], pos[j], pos[d]])
+        best[d + 1, p] = v
+
+
+@njit(cache=True, inline="always")
+def _award_board(hi: np.ndarray, lo: np.ndarray, hilo: bool, elig: np.ndarray, n: int, out: np.ndarray) -> None:
+    """Both half pots of each layer on one board: to the best high, or in hi/lo, when an eligible
+    player has a low, one half to the best high and one to the best low."""
+    if not hilo:
+        _award(hi, elig, n, out, 2)
+        return
+    for j in range(elig.shape[0]):
+        low = False
+        for p in range(n):
+            low = low or (elig[j, p] == 1 and lo[p] > 0)
+        if low:
+            _award(hi, elig[j : j + 1], n, out[j : j + 1], 1)
+            _award(lo, elig[j : j + 1], n, out[j : j + 1], 1)
+        else:
+            _award(hi, elig[j : j + 1], n, out[j : j + 1], 2)
+
+
+@njit(cache=True)
+def _omaha_counts(hole: np.ndarray, board: np.ndarray, elig: np.ndarray, hilo: bool, nxt: np.ndarray,
+                  values: np.ndarray, flush: np.ndarray, low_bit: np.ndarray,
+                  low_value: np.ndarray) -> tuple[np.ndarray, int]:
+    """Deal every run-out of the missing board cards: POT_UNITS per run-out shared per (layer,
+    player), and the number of run-outs. The known board takes the first positions of the card
+    list, the deck the rest; the first missing cards are walked as combinations (each level's
+    best subset values kept), the last one runs over the rest of the deck."""
+    n = hole.shape[0]
+    used = np.zeros(52, dtype=np.bool_)
+    for c in board:
+        used[c] = True
+    for c in hole.ravel():
+        used[c] = True
+    k = len(board)
+    uni = np.concatenate((board, np.array([c for c in range(52) if not used[c]], dtype=np.int64)))
+    m, r = len(uni), 5 - k
+    hi_t, lo_t = _subset_values(hole, uni, hilo, nxt, values, flush, low_bit, low_value)
+    best_hi = np.zeros((6, n), dtype=np.int64)
+    best_lo = np.zeros((6, n), dtype=np.int64)
+    pos = np.arange(5)
+    for d in range(k):
+        _level(d, pos, hi_t, best_hi)
+        if hilo:
+            _level(d, pos, lo_t, best_lo)
+    out = np.zeros(elig.shape, dtype=np.int64)
+    if r == 0:
+        _award_board(best_hi[5], best_lo[5], hilo, elig, n, out)
+        return out, 1
+    q = r - 1  # missing cards walked as combinations before the last one
+    idx = np.arange(q)
+    first = 0
+    runouts = 0
+    while True:
+        for d in range(first, q):
+            pos[k + d] = k + idx[d]
+            _level(k + d, pos, hi_t, best_hi)
+            if hilo:
+                _level(k + d, pos, lo_t, best_lo)
+        for e in range(pos[3] + 1, m):  # pos[3]: the card before the last, known or walked
+            pos[4] = e
+            _level(4, pos, hi_t, best_hi)
+            if hilo:
+                _level(4, pos, lo_t, best_lo)
+            _award_board(best_hi[5], best_lo[5], hilo, elig, n, out)
+            runouts += 1
+        j = q - 1
+        while j >= 0 and idx[j] == m - k - r + j:
+            j -= 1
+        if j < 0:
+            return out, runouts
+        idx[j] += 1
+        for t in range(j + 1, q):
+            idx[t] = idx[t - 1] + 1
+        first = j
+
+
+def omaha_share_counts(hole: list[list[int]], board: list[int], elig: list[list[int]],
+                       hilo: bool) -> tuple[np.ndarray, int]:
+    """Exact share units per (contested layer, player) over every run-out, and the run-out count:
+    a player's equity in layer j is out[j, p] / (POT_UNITS * runouts)."""
+    nxt, values, flush = _tables()
+    low_bit, low_value = _LOW
+    holes = np.array(hole, dtype=np.int64)
+    return _omaha_counts(holes, np.array(board, dtype=np.int64), np.array(elig, dtype=np.int64).reshape(-1, len(hole)),
+                         hilo, nxt, values, flush, low_bit, low_value)
