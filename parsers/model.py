@@ -92,8 +92,13 @@ POSTS = LIVE_POSTS | DEAD_POSTS
 DECISIONS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE})
 
 #: canonical variants of the stud and draw families (every other variant is a flop game)
-STUD_VARIANTS = frozenset({"stud", "stud_hilo", "razz", "stud5"})
-DRAW_VARIANTS = frozenset({"draw27_triple", "draw27_single", "draw5", "badugi", "drawa5_triple"})
+#: ``razz27``: 2-7 razz (deuce-to-seven low: aces high, straights and flushes count against a hand)
+STUD_VARIANTS = frozenset({"stud", "stud_hilo", "razz", "stud5", "razz27"})
+#: ``badeucey`` / ``badacey``: triple draw, the pot split between the best badugi and the best 2-7 /
+#: A-5 low; ``drawa5_single``: A-5 low with one draw
+DRAW_VARIANTS = frozenset(
+    {"draw27_triple", "draw27_single", "draw5", "badugi", "drawa5_triple", "drawa5_single", "badeucey", "badacey"}
+)
 #: the variants whose betting the flop-game replay does not model (rules.money checks their money only)
 NON_FLOP_VARIANTS = STUD_VARIANTS | DRAW_VARIANTS
 STUD_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)

@@ -7,7 +7,7 @@ hand's kinds, streets or flags is hashed in Python. No numba import here: the re
 
 from __future__ import annotations
 
-from parsers.model import Kind, Street
+from parsers.model import NON_FLOP_VARIANTS, Kind, Street
 
 # kind codes (parsers.model.Kind order); streets 0..4 (preflop .. showdown)
 K_SB, K_BB, K_ANTE, K_BB_ANTE, K_STRADDLE, K_DEAD = 0, 1, 2, 3, 4, 5
@@ -27,8 +27,7 @@ F_HAS_RAKE, F_HAS_TOTAL = 256, 512
 F_CLOCK = 1024
 
 #: stud and draw variants (issue 12: parsers.model.STUD_VARIANTS / DRAW_VARIANTS): no board, other streets
-_STUD_DRAW = ", ".join(f"'{v}'" for v in ("stud", "stud_hilo", "razz", "stud5", "draw27_triple", "draw27_single",
-                                          "draw5", "badugi", "drawa5_triple"))
+_STUD_DRAW = ", ".join(f"'{v}'" for v in sorted(NON_FLOP_VARIANTS))
 #: the flag bits over ``hands h``. Unsupported (the Python engine checks them): hi-lo and short
 #: deck; Split Hold'em (two boards by design); PokerStars CAP games (a capped player is all-in with
 #: chips behind)

@@ -25,7 +25,8 @@ whose betting is the "2ND BETTING ROUND") and so on; opponents' draws are counts
 owner's "discards [9d Th Jc] draws [5s 9c Kd]". Stud names each street after the one before it: the
 bring-in round follows the first deal, "*** 3RD STREET ***" deals the fourth card, "*** 6TH STREET
 ***" the seventh; the first bet or raise over the bring-in is the completion. Games the canonical
-model lacks (Drawmaha, Badacey, Badeucey, 2-7 Razz, A-5 Single Draw) are quarantined by name.
+model lacks (Drawmaha: omaha with a draw after the flop) are quarantined by name; 2-7 Razz, A-5 Single
+Draw, Badeucey and Badacey (triple draw, the pot split between a badugi and a low) are read.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ _DRAW_GAMES = {
     "A-5 Triple Draw": "drawa5_triple",
     "Badugi": "badugi",
     "5 Card Draw": "draw5",
+    "A-5 Single Draw": "drawa5_single",
+    "Badeucey": "badeucey",
+    "Badacey": "badacey",
 }
 _ROUNDS = {"1ST": 0, "2ND": 1, "3RD": 2, "4TH": 3}
 _DRAW_STREETS = (Street.PREDRAW, Street.DRAW1, Street.DRAW2, Street.DRAW3)
@@ -72,9 +76,9 @@ _ROUND = re.compile(r"^\*\*\* (?P<n>1ST|2ND|3RD|4TH) (?P<what>BETTING ROUND|DRAW
 _DRAW = re.compile(r"^(?:draws (?P<count>\d)|discards \[(?P<thrown>[^]]*)\] draws (?P<new>\[[^]]*\](?: \[[^]]*\])*)"
                    r"|(?P<pat>stands pat))$")
 #: games of the site the canonical model has no variant for
-_NOT_IN_MODEL = ("2-7 Drawmaha", "Captain", "Badacey", "Badeucey", "2-7 Razz", "A-5 Single Draw")
+_NOT_IN_MODEL = ("2-7 Drawmaha", "Captain")
 #: stud games; KingsClub names each street after the one before it ("*** 3RD STREET ***" deals the fourth card)
-_STUD_GAMES = {"Razz": "razz", "Seven Card Stud": "stud", "Seven Card Stud Hi-Lo": "stud_hilo"}
+_STUD_GAMES = {"Razz": "razz", "Seven Card Stud": "stud", "Seven Card Stud Hi-Lo": "stud_hilo", "2-7 Razz": "razz27"}
 _STUD = re.compile(r"^\*\*\* (?P<n>3RD|4TH|5TH|6TH) STREET \*\*\*$")
 _STUD_STREETS = {"3RD": Street.FOURTH, "4TH": Street.FIFTH, "5TH": Street.SIXTH, "6TH": Street.SEVENTH}
 
@@ -148,6 +152,10 @@ class _Reader:
         self.completed = False  # stud: third street's first bet over the bring-in completes it
         if self.stud:
             self.b.new_street(Street.THIRD)
+        if self.draw:
+            self.b.new_street(Street.PREDRAW)
+        self.marked = False  # a draw game's rounds written ("*** 1ST DRAW ***"); not in A-5 Single Draw
+        self.drawing = False  # the line before was a draw (unmarked rounds: a draw after a bet starts one)
         self.hero_cards: list[str] = []  # a draw game's hero hand, as discards and draws change it
 
     def line(self, line: str) -> None:
@@ -221,11 +229,20 @@ class _Reader:
         betting follows as '*** 2ND BETTING ROUND ***'."""
         if not self.draw:
             raise ParseError("a draw-game street in a game without draws")
+        self.marked = True
         street = _DRAW_STREETS[n + 1 if is_draw else n]
         if is_draw or n == 0:
             self.b.new_street(street)
         elif self.b.street is not street:
             raise ParseError(f"betting round {n + 1} follows no draw")
+
+    def _next_draw(self) -> None:
+        """A file that writes no round lines (KingsClub's A-5 Single Draw): the first draw line after
+        the betting starts the next draw."""
+        at = _DRAW_STREETS.index(self.b.street) + 1
+        if at == len(_DRAW_STREETS):
+            raise ParseError("a fourth draw")
+        self.b.new_street(_DRAW_STREETS[at])
 
     def _draws(self, player: str, m: re.Match[str]) -> None:
         """'draws 3', 'stands pat', or the owner's 'discards [9d Th Jc] draws [5s 9c Kd]' (run it
@@ -271,7 +288,11 @@ class _Reader:
         if 2 in self.board_cards and verb in _DECISIONS:
             raise ParseError(f"unsupported variant: {self.hand.variant} on two split boards (betting after the second"
                              " board is dealt, not run it twice; the canonical model has no split-board omaha)")
-        if self.draw and (d := _DRAW.match(rest)):
+        d = _DRAW.match(rest) if self.draw else None
+        drawing, self.drawing = self.drawing, d is not None
+        if d is not None:
+            if not (self.marked or drawing):
+                self._next_draw()
             self._draws(player, d)
         elif rest == "folds":
             b.fold(player)

@@ -1,15 +1,15 @@
 """KingsClub text (fpdb's cash/KingsClub: 33 one-hand files, hold'em, omaha, draw and stud).
 
 Amounts are cents, read off the files (arithmetic in the comments). Every parsed hand reconciles
-with the summary's pots, "Rake" line and final stacks; the games the model lacks are quarantined with the
-game named, as are the split-board Limit Omaha hand and one hand whose pot line
-the seats' results contradict.
+with the summary's pots, "Rake" line and final stacks; the game the model lacks (Drawmaha) is quarantined
+with the game named, as are the split-board Limit Omaha hand and one hand whose pot line the seats'
+results contradict.
 """
 
 from __future__ import annotations
 
 from parsers.formats.kingsclub import FORMAT
-from parsers.model import Kind
+from parsers.model import Kind, Street
 from tests.conftest import real_data
 
 from ._site_helpers import awards, claims, foreign_claims, hand_from, kinds, not_ok, parse_all, put_in
@@ -19,11 +19,11 @@ CASH = ("fpdb3_regression", "regression-test-files", "cash", "KingsClub")
 
 def test_flop_and_draw_hands_reconcile_other_games_are_quarantined_by_name() -> None:
     hands, quarantined = parse_all(FORMAT, sorted(real_data(*CASH).rglob("*.txt")))
-    assert (len(hands), len(quarantined)) == (24, 9)
+    assert (len(hands), len(quarantined)) == (29, 4)
     assert not_ok(hands) == {}
     assert {h.variant for h in hands} == {
         "holdem", "omaha", "omaha_hilo", "omaha5", "omaha5_hilo", "draw27_triple", "draw27_single", "drawa5_triple",
-        "badugi", "stud", "stud_hilo", "razz",
+        "badugi", "stud", "stud_hilo", "razz", "razz27", "drawa5_single", "badeucey", "badacey",
     }
     reasons = sorted({q.reason for q in quarantined})
     # "#3516416: No Limit 2-7 Single Draw": "Player0 wins pot (1,350)" but the seats' results (+875 for
@@ -31,10 +31,8 @@ def test_flop_and_draw_hands_reconcile_other_games_are_quarantined_by_name() -> 
     anomaly = "site anomaly: Player0's written awards exceed what the seat's result (+87500) shows by 12500 (in cents)"
     assert anomaly in reasons
     reasons.remove(anomaly)
-    assert "line 1: unsupported variant: Badacey (the canonical model has no such game)" in reasons
     assert "line 1: unsupported variant: 2-7 Drawmaha (the canonical model has no such game)" in reasons
-    assert "line 1: unsupported variant: 2-7 Razz (the canonical model has no such game)" in reasons
-    assert all(": unsupported variant: " in r for r in reasons)
+    assert all(": unsupported variant: " in r for r in reasons) and len(reasons) == 2
     # "LO Split": two boards dealt at the flop and bet on, which the model cannot hold as run it twice
     assert (
         "line 29: unsupported variant: omaha on two split boards (betting after the second board is dealt, not run"
@@ -105,3 +103,32 @@ def test_fixed_limit_header_names_the_bets() -> None:
 def test_sniffing_is_tight() -> None:
     assert foreign_claims(FORMAT) == {}
     assert all("KingsClub" in str(p) for p in claims(FORMAT))
+
+
+def test_two_seven_razz_badeucey_badacey_and_a5_single_draw() -> None:
+    razz = hand_from(FORMAT, real_data(*CASH, "Stud", "2-7 Razz-USD-500-1000-202102.multi.pot.failure.txt"), "3703449")
+    # "Limit 2-7 Razz - 500/1,000": antes 125, the highest up-card (Tc: aces high in 2-7) "brings in for
+    # 125", "Player1 bets 500" completes it. Player2 is all in for 125 + 1,662.75: the main pot is 4 x 125 +
+    # 125 + 3 x 1,662.75 = 5,613.25 ("Player2 wins pot"); the side pot (2 x 337.25 + 2 x 1,000 = 2,674.50)
+    # has no line and is read from Player1's final stack: 12,749 - 3,125 put in + 2,674.50 = 12,298.50
+    assert (razz.variant, razz.small_bet, razz.big_bet) == ("razz27", 50000, 100000)
+    assert (razz.ante, razz.bring_in) == (12500, 12500)
+    assert kinds(razz, Kind.BRING_IN) == [("Player0", 12500, 12500)] and kinds(razz, Kind.COMPLETE)[0][0] == "Player1"
+    assert sorted(awards(razz)) == [("Player1", 267450, 1, 1), ("Player2", 561325, 0, 1)]
+    split = hand_from(FORMAT, real_data(*CASH, "Draw", "Badeucey-Limit-USD-22-44-202101.txt"), "40200897")
+    # triple draw, the pot split between the best badugi and the best 2-7 low: "Rake 5" and two
+    # "wins (550.25) from pot"; 5.50 x 7 antes + 11 + 3 x (44 + 88 + 176 + 44) = 1,105.50 = 2 x 550.25 + 5
+    assert (split.variant, sum(put_in(split).values()), split.site_rake) == ("badeucey", 110550, 500)
+    assert awards(split) == [("Player2", 55025, 0, 1), ("Player4", 55025, 0, 1)]
+    assert {a.street for a in split.actions} == {Street.PREDRAW, Street.DRAW1, Street.DRAW2, Street.DRAW3}
+    badacey = hand_from(FORMAT, real_data(*CASH, "Draw", "Badacey-Limit-USD-22-44-202101.txt"), "40201390")
+    assert badacey.variant == "badacey" and [a for _, a, _, _ in awards(badacey)] == [16800, 16800]
+    single = hand_from(FORMAT, real_data(*CASH, "Draw", "A5-1-Draw-Limit-USD-50-100-202102.txt"), "41388325")
+    # no round lines at all: the betting before "Hero discards [Tc Ks Qc] draws [7s 3h 3s]" is predraw,
+    # the checks after it are the one draw's
+    assert single.variant == "drawa5_single"
+    assert [(a.street, a.player, a.kind) for a in single.actions if a.kind is not Kind.SHOW][-4:] == [
+        (Street.DRAW1, "Hero", Kind.DISCARD), (Street.DRAW1, "Player0", Kind.STAND_PAT),
+        (Street.DRAW1, "Hero", Kind.CHECK), (Street.DRAW1, "Player0", Kind.CHECK)]
+    assert {a.street for a in single.actions if a.kind in (Kind.POST_SB, Kind.POST_BB)} == {Street.PREDRAW}
+    assert not_ok([razz, split, badacey, single]) == {}

@@ -19,6 +19,7 @@ from parsers.formats import (
     everleaf,
     fulltilt,
     ipoker,
+    kingsclub,
     merge,
     ongame,
     partypoker,
@@ -144,10 +145,13 @@ def test_stud_completion_of_the_bring_in() -> None:
     assert not_ok([hand]) == {}
 
 
-def _board_key(cards: list[str], razz: bool) -> tuple[tuple[int, int], ...]:
-    """Up-cards ranked for acting order: pairs and trips first, then high cards (razz: aces low; the
-    lowest key acts first there, the highest in stud)."""
-    order = "A23456789TJQK" if razz else "23456789TJQKA"
+#: the low stud games (the highest up-card brings in, the lowest board acts first); 2-7 razz counts aces high
+_LOW_STUD = {"razz": "A23456789TJQK", "razz27": "23456789TJQKA"}
+
+
+def _board_key(cards: list[str], order: str) -> tuple[tuple[int, int], ...]:
+    """Up-cards ranked for acting order: pairs and trips first, then high cards in the game's ``order``
+    (razz: aces low; the lowest key acts first in the low games, the highest in stud)."""
     ranks = Counter(order.index(c[0]) for c in cards)
     return tuple(sorted(((n, r) for r, n in ranks.items()), reverse=True))
 
@@ -158,7 +162,8 @@ def _acting_order_checked(hands: list[Hand]) -> tuple[int, int]:
     for hand in hands:
         if game_family(hand.variant) != "stud" or hand.cancelled or any(a.all_in for a in hand.actions):
             continue
-        razz = hand.variant == "razz"
+        razz = hand.variant in _LOW_STUD
+        order = _LOW_STUD.get(hand.variant, "23456789TJQKA")
         ups: dict[str, list[str]] = {}
         folded: set[str] = set()
         for street in (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH):
@@ -171,15 +176,14 @@ def _acting_order_checked(hands: list[Hand]) -> tuple[int, int]:
                 first = acts[0].player
                 if street is Street.THIRD:  # the bring-in: lowest up-card (razz: highest), ties by suit
                     card = {p: u[0] for p, u in live.items()}
-                    rank = {p: "A23456789TJQK".index(c[0]) if razz else "23456789TJQKA".index(c[0])
-                            for p, c in card.items()}
+                    rank = {p: order.index(c[0]) for p, c in card.items()}
                     want = max(rank.values()) if razz else min(rank.values())
                     if sum(1 for r in rank.values() if r == want) == 1:
                         assert rank[first] == want, (hand.hand_id, first, card)
                         assert acts[0].kind in (Kind.BRING_IN, Kind.COMPLETE), hand.hand_id
                         thirds += 1
                 else:
-                    keys = {p: _board_key(u, razz) for p, u in live.items()}
+                    keys = {p: _board_key(u, order) for p, u in live.items()}
                     best = min(keys.values()) if razz else max(keys.values())
                     if sum(1 for k in keys.values() if k == best) == 1:  # ties go by position: not judged
                         assert keys[first] == best, (hand.hand_id, street, first, live)
@@ -547,3 +551,14 @@ def test_full_tilt_five_card_stud_keeps_its_four_betting_rounds_apart() -> None:
         "third", "fourth", "fifth", "sixth"]
     # "Dealt to Player0 [Kc] [Tc]" on 3RD STREET: Tc up, on the second betting round
     assert StreetCards("Player0", Street.FOURTH, "Tc", True) in hand.street_cards and not_ok([hand]) == {}
+
+
+def test_kingsclub_stud_and_two_seven_razz_acting_order() -> None:
+    # KingsClub's stud, stud hi/lo, razz and 2-7 razz (deuce-to-seven low: aces high, so "[X X Tc]" against
+    # 9c, 8h and 4s brings in; from the fourth card the lowest board acts first). Counted as stud or as
+    # ace-to-five razz, the 2-7 razz hand's streets would contradict the game.
+    folder = real_data(*FPDB, "KingsClub", "Stud")
+    hands = [h for path in sorted(folder.iterdir()) for h in parse_all(kingsclub.FORMAT, [path])[0]]
+    assert sorted(h.variant for h in hands) == ["razz", "razz", "razz27", "razz27", "stud", "stud_hilo"]
+    assert _acting_order_checked(hands) == (4, 13)
+    assert _acting_order_checked([h for h in hands if h.variant == "razz27"]) == (1, 4)
