@@ -48,12 +48,10 @@ from parsers.reading import Block, iter_blocks, iter_lines
 EASTERN = ZoneInfo("America/New_York")
 UTC = ZoneInfo("UTC")
 
-_SNIFF = re.compile(
-    r"\*\*\*\*\* (?:Cassava|888poker[\w.\-]*|888\.ro(?: BLAST)?|Pacific Poker)"
-    r" (?:Hand History for Game|Tournament Summary)"
-)
-_HEADER = re.compile(
-    r"^\*\*\*\*\* (?:Cassava|888poker[\w.\-]*|888\.ro(?: BLAST)?|Pacific Poker) Hand History for Game (\d+)")
+#: the network's rooms as their banners name them (LuckyAcePoker.com: a skin on 888's software)
+_ROOMS = r"(?:Cassava|888poker[\w.\-]*|888\.ro(?: BLAST)?|Pacific Poker|LuckyAcePoker\.com)"
+_SNIFF = re.compile(rf"\*\*\*\*\* {_ROOMS} (?:Hand History for Game|Tournament Summary)")
+_HEADER = re.compile(rf"^\*\*\*\*\* {_ROOMS} Hand History for Game (\d+)")
 _GAME = re.compile(
     r"^(?P<sb>.+?) ?/ ?(?P<bb>.+?) Blinds (?P<limit>No Limit|Pot Limit|Fix Limit) (?P<game>\S+)"
     r"(?P<extra>.*?) - \*\*\*(?: (?P<d>\d\d) (?P<m>\d\d) (?P<y>\d{4}) (?P<t>\d\d:\d\d:\d\d))?\s*$"

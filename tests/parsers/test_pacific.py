@@ -172,3 +172,15 @@ def test_sniffing_is_tight():
     assert sniff_format(_pp("888-NLH-USD-0.01-0.02.txt")) is FORMAT
     party = real_data(*FPDB, "PartyPoker", "Flop", "NLHE-USD-0.01-0.02-201008.Sample.txt")
     assert not FORMAT.sniff(party.read_text(errors="replace")[:8192])
+
+
+def test_lucky_ace_poker_is_read_as_the_888_network():
+    """'***** LuckyAcePoker.com Hand History for Game 5512058461 *****' (a skin on 888's software; the
+    file was unrecognised): Player4 "raises [$14]", both blinds fold, "collected [ $10 ]" = 2 + 4 + the
+    4 that matched the big blind, the other 10 back to the raiser."""
+    path = real_data(*SMITHY, "Pacific", "CashGame", "GeneralHands", "HeroName.txt")
+    assert sniff_format(path) is FORMAT
+    h = hand_from(FORMAT, path, "5512058461")
+    assert (h.hero, h.sb, h.bb) == ("PAC_Hero", 200, 400)
+    assert [(a.player, a.amount) for a in h.awards] == [("Player4", 1000)]
+    assert balance(h).diff_awards == 0
