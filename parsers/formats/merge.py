@@ -307,7 +307,8 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
                     b.award(who(el.get("player")), amount, max(int(el.get("potnumber", "1")) - 1, 0))
     if not ended and not hand.cancelled:
         raise ParseError("truncated hand: no end-of-game round")
-    if not hand.awards and not hand.cancelled:
+    # a walk whose only blind is handed back uncalled (a dead small blind: nobody else posted) wins nothing
+    if not hand.awards and not hand.cancelled and sum(a.contribution for a in hand.actions) != 0:
         raise ParseError("truncated hand: no winner written")
     for a in hand.actions:
         if a.kind is Kind.POST_SB and not hand.sb:

@@ -213,11 +213,17 @@ def test_merge_tournaments_parse_and_reconcile() -> None:
     assert counts["NLHE-USD-11-MTT-201503.v.2.1.txt"] == (9, 0)
     assert counts["NLHE-Freeroll-MTT-201108.allin.raiseTo.fix.txt"] == (1, 0)
     assert counts["PLO-USD-HUSNG-0.10-0.20-20110428.txt"] == (1, 0)
-    # a folded hand with no <winner> row at all; the HORSE file's 7-card hands that name no game are
-    # placed by the rotation (test_merge_horse_rotation_reads_each_game_it_can_tell)
-    assert reasons == Counter({"truncated hand: no winner written": 1})
+    # the HORSE file's 7-card hands that name no game are placed by the rotation
+    # (test_merge_horse_rotation_reads_each_game_it_can_tell)
+    assert reasons == Counter()
+    # a dead small blind: only "BIG_BLIND 200.00" is posted, both others fold, and the one <winner> row
+    # is 'amount="200.00" uncalled="true"': the blind goes back and nobody wins anything (was quarantined
+    # as "no winner written")
+    walk = hand_from(merge.FORMAT, tour("Merge", "Flop", "NLHE-USD-Unk-201105.Dead.small.blind.txt"), "35425228-23")
+    assert (walk.sb, walk.bb, walk.awards) == (0, 200, [])
+    assert kinds(walk, Kind.UNCALLED_RETURN) == [("Player1", 200, -200)]
     assert not_ok(hands) == {}
-    assert sum(h.game_type == "tournament" for h in hands) == 45 + 14  # 14 razz, stud and stud hi/lo hands
+    assert sum(h.game_type == "tournament" for h in hands) == 46 + 14  # 14 razz, stud and stud hi/lo hands
     # 'stakes="No Limit Level 4 Blinds 40/80" version="2.1"', data="...|81601090-1|81685504-28|true"
     v21 = hand_from(merge.FORMAT, tour("Merge", "Flop", "NLHE-USD-11-MTT-201503.v.2.1.txt"), "81685504-28")
     assert (v21.tournament_id, v21.tournament_level, v21.sb, v21.bb, v21.currency) == ("81601090", "4", 40, 80, "CHIPS")
