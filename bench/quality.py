@@ -46,6 +46,12 @@ def write_room(generator: str, out: Path, truth: Path, hands: int, players: int,
 
         generate(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
         return
+    if generator == "heldout":  # written without sight of the detectors (simulator/heldout)
+        from simulator.heldout import generate as generate_heldout
+
+        generate_heldout(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True,
+                         players=players)
+        return
     subprocess.run(
         [sys.executable, "-m", "pipelines.cli", "simulate", "--hands", str(hands), "--seed", str(seed),
          "--players", str(players), "--operator-mode", "--world", "random", "--intensity", str(intensity),
@@ -150,7 +156,7 @@ def main() -> int:
     p.add_argument("--players", type=int, default=400)
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--intensities", type=float, nargs="+", default=[0.2, 0.5, 1.0])
-    p.add_argument("--generators", nargs="+", default=["foreign", "first"], choices=["foreign", "first"])
+    p.add_argument("--generators", nargs="+", default=["foreign", "first"], choices=["foreign", "first", "heldout"])
     p.add_argument("--modes", nargs="+", default=["operator", "player"], choices=["operator", "player"])
     p.add_argument("--work", default=str(ROOT / "var" / "quality_grid"))
     p.add_argument("--json", help="also write the rows to this JSON file")
