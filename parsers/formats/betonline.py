@@ -66,6 +66,8 @@ _AMOUNT = re.compile(r"^(?P<amt>[$€]?[\d.,]+)(?: to (?P<to>[$€]?[\d.,]+))?(?
 _NOTICE = re.compile(
     r"^.+? (?:has left the table|joins the table at seat #\d+|sits out|has returned|is sitting out)\s*$"
 )
+#: a seated player leaving mid-hand: the site folds their hand there (no fold line is written)
+_LEFT = re.compile(r"^(?P<name>.+?) has left the table\s*$")
 _CHAT = re.compile(r'^.+? said "')
 
 _GAMES = {"Hold'em": "holdem", "Omaha": "omaha", "Omaha Hi/Lo": "omaha_hilo"}
@@ -172,6 +174,9 @@ def _parse(block: Block, source_file: str) -> Hand:
     for n in range(i, len(lines)):
         line = lines[n]
         try:
+            if (lt := _LEFT.match(line)) is not None and not in_summary:
+                _left(lt["name"], b)
+                continue
             if _CHAT.match(line) or _NOTICE.match(line) or line.startswith(_JOINED):
                 continue  # chat and seat notices, anywhere in the hand (even the summary)
             if in_summary and not line.startswith(tuple(n + " shows " for n in names)):
@@ -261,6 +266,16 @@ def _variant(game: str, max_cards: int) -> str:
     if game.startswith("Omaha") and max_cards == 2:
         raise ParseError(f"{game} header with two-card hands")
     return _GAMES[game]
+
+
+def _left(player: str, b: HandBuilder) -> None:
+    """'X has left the table' during the betting: X's hand is folded there, unless X already folded
+    or was never in the hand (no seat, or sitting out with nothing put in)."""
+    seat = next((s for s in b.hand.seats if s.player == player), None)
+    acted = [a for a in b.hand.actions if a.player == player]
+    if seat is None or any(a.kind is Kind.FOLD for a in acted) or (seat.sitting_out and not acted):
+        return
+    b.fold(player)
 
 
 def _action(player: str, rest: str, b: HandBuilder, money: Money) -> None:

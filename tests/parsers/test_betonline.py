@@ -147,3 +147,19 @@ def test_post_dead_of_zero_is_only_the_dead_small_blind() -> None:
     assert [(k, a) for p, k, a in ((x.player, x.kind, x.amount) for x in hand.actions)
             if p == "Player5" and k.startswith("post")] == [(Kind.POST_DEAD, 25)]
     assert sum(put_in(hand).values()) == 4524 == hand.site_total_pot
+
+
+def test_a_player_leaving_mid_hand_is_folded_where_the_site_writes_it() -> None:
+    """'Player7 has left the table' after posting the small blind (1605730318), 'Player0 has left the table'
+    after calling (900204952): the site folds the leaver's hand there; neither is in the summary, and the
+    chips they put in stay in the pot ("Total pot 0.07" = 0.01 + 3 x 0.02; "Total pot 2.25" = 0.25 + 0.50 +
+    0.50 + 0.50 + 0.50 after Player3's 4.50 back)."""
+    small = by_id(parse_all(FORMAT, [bol("NLHE-10max-USD-0.01-0.02-201605.fold.blinds.antes.txt")])[0],
+                  "betonline:1605730318")
+    left = [(a.seq, a.kind) for a in small.actions if a.player == "Player7"]
+    assert left == [(0, Kind.POST_SB), (2, Kind.FOLD)]
+    assert sum(put_in(small).values()) == 7 == small.site_total_pot
+    call = by_id(parse_all(FORMAT, [bol("NLHE-10max-USD-0.25-0.05-201108.txt")])[0], "betonline:900204952")
+    assert [a.kind for a in call.actions if a.player == "Player0"] == [Kind.CALL, Kind.FOLD]
+    assert [a.player for a in call.actions][6:9] == ["Player6", "Player0", "Player9"]  # folded where written
+    assert sum(put_in(call).values()) == 225 == call.site_total_pot
