@@ -199,13 +199,13 @@ def _prepass(path: Path) -> _FileFacts:
         if _END.match(entry):  # newest first: an ending line opens a hand in this pass
             hand_shows, hand_players, mine = {}, set(), None
         elif entry.startswith("Your hand is "):
-            mine = frozenset(_cards(entry[len("Your hand is "):]))
+            mine = _card_set(entry[len("Your hand is "):])
         elif entry.startswith("Player stacks:"):
             hand_players = {_player_id(m.group(2)) for m in _STACK.finditer(entry)}
         elif (m := _ACTOR.match(entry)) and m.group(2).startswith("shows"):
             s = _SHOW.match(m.group(2))
-            if s:
-                hand_shows[_player_id(m.group(1))] = frozenset(_cards(s.group(2)))
+            if s and (shown := _card_set(s.group(2))) is not None:
+                hand_shows[_player_id(m.group(1))] = shown
         elif _START.match(entry):
             facts.oldest_header = f"{entry}|{line.at}"
             if mine is not None:
@@ -249,6 +249,15 @@ def _cards(text: str) -> list[str]:
             raise ParseError(f"bad card {card!r}")
         out.append(("T" if rank == "10" else rank) + SUITS[suit])
     return out
+
+
+def _card_set(text: str) -> frozenset[str] | None:
+    """The cards of a line for the hero vote, or None when a card is unreadable: the vote skips it
+    (the hand itself is quarantined with the bad card named when it is read)."""
+    try:
+        return frozenset(_cards(text))
+    except ParseError:
+        return None
 
 
 def _quarantine(source: str, lines: list[_Line], reason: str) -> Quarantined:
