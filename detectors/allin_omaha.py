@@ -24,7 +24,7 @@ use_writable_cache(__file__)
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from detectors.allin import SHARE_UNITS, _award, _tables  # noqa: E402
+from detectors.allin import SHARE_UNITS, _advance, _award, _tables  # noqa: E402
 
 #: hole cards per player in the Omaha variants the parsers read (Courchevel is five-card Omaha
 #: with the first flop card dealt face up before the preflop betting)
@@ -190,15 +190,9 @@ def _omaha_counts(hole: np.ndarray, board: np.ndarray, elig: np.ndarray, hilo: b
                 v_lo[p] = row_lo[p, e]
             _award_board(v_hi, v_lo, hilo, elig, n, out)
             runouts += 1
-        j = q - 1
-        while j >= 0 and idx[j] == m - k - r + j:
-            j -= 1
-        if j < 0:
+        first = _advance(idx, m - k - 1)  # the deck after the known board, less room for the last card
+        if first < 0:
             return out, runouts
-        idx[j] += 1
-        for t in range(j + 1, q):
-            idx[t] = idx[t - 1] + 1
-        first = j
 
 
 def omaha_share_counts(hole: list[list[int]], board: list[int], elig: list[list[int]],

@@ -4,6 +4,7 @@ against plain-Python enumerations with phevaluator, on known matchups, side pots
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction
 
@@ -89,6 +90,8 @@ def test_aces_against_kings_preflop_is_exact() -> None:
         pytest.fail("the preflop table detectors/models/allin_preflop_headsup.json is missing")
     assert table[0] == pytest.approx(float(got[0]), abs=1e-12)
     assert table[1] == pytest.approx(float(got[1]), abs=1e-12)  # the seat order is honoured
+    batch = allin._headsup_batch(np.array([ids("AhAdKsKc")]), np.full((1, 5), -1), np.array([0]), *allin._tables())
+    assert batch[0] == pytest.approx(float(got[0]), abs=1e-12)  # the path taken without the table
     aces = itertools.combinations([c for c in range(52) if c // 4 == 12], 2)
     kings = list(itertools.combinations([c for c in range(52) if c // 4 == 11], 2))
     combos = np.array([[*a, *k] for a in aces for k in kings])
@@ -111,6 +114,22 @@ def test_preflop_table_entries_equal_the_enumerator() -> None:
     variants = np.array([[c // 4 * 4 + perm[c % 4] for c in base] for perm in itertools.permutations(range(4))])
     eq = allin.preflop_headsup_equity(variants)
     assert eq is not None and np.ptp(eq) == 0
+
+
+def test_preflop_rank_patterns_equal_dealing_every_board() -> None:
+    """Preflop, counting by rank pattern with the flush boards walked apart gives, to the share
+    unit, what dealing each of the boards gives: random 2- to 9-way deals (fixed seed), with a
+    side pot the first player cannot win."""
+    nxt, values, flush = allin._tables()
+    rng = random.Random(41)
+    for n in (2, 3, 3, 4, 5, 6, 9):
+        cards = rng.sample(range(52), 2 * n)
+        hole = np.array(cards, dtype=np.int64).reshape(n, 2)
+        elig = np.array([[1] * n, [0] + [1] * (n - 1)] if n > 2 else [[1, 1]], dtype=np.int64)
+        counted, runouts = allin._preflop_counts(hole, elig, nxt, values, flush, allin._BINOM)
+        dealt, boards = allin._share_counts(hole, np.zeros(0, dtype=np.int64), elig, nxt, values, flush)
+        assert runouts == boards == math.comb(52 - 2 * n, 5)
+        assert (counted == dealt).all(), hole.tolist()
 
 
 def test_side_pots_go_to_the_players_eligible_for_them() -> None:
