@@ -74,6 +74,20 @@ class StartLineFormat(TextHandFormat):
         return self.start.match(line) is not None
 
 
+class HeaderLineFormat(StartLineFormat):
+    """A start-line format whose reader takes the start line's match and the hand's stripped,
+    non-blank lines. Why: small sites' modules otherwise each repeat that prologue."""
+
+    def parse_block(self, block: Block, source_file: str) -> Hand | None:
+        lines = [line.strip() for line in block.lines if line.strip()]
+        head = self.start.match(lines[0])
+        assert head is not None  # the driver hands over only blocks that start with it
+        return self.read(head, lines, block, source_file)
+
+    def read(self, head: re.Match[str], lines: list[str], block: Block, source_file: str) -> Hand:
+        raise NotImplementedError
+
+
 #: one hand's raw text for a batching format: (source file, byte offset in it, bytes)
 Piece = tuple[str, int, bytes]
 #: raw hand bytes a batching format reads per call by default (a few thousand hands)

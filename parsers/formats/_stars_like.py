@@ -54,6 +54,16 @@ def cards(text: str) -> str:
     return "".join(out)
 
 
+def feed_lines(read: Callable[[str], None], lines: list[str], first: int) -> None:
+    """Hand each line to ``read``; a ParseError gets the line's number in the hand (``first`` is the
+    first given line's). Why one helper: every line-reader format numbers its errors the same way."""
+    for n, line in enumerate(lines, first):
+        try:
+            read(line)
+        except ParseError as exc:
+            raise ParseError(exc.reason, n) from None
+
+
 def to_utc(text: str, fmt: str, zone: ZoneInfo) -> datetime:
     """Parse a local wall-clock time written in ``zone`` and return naive UTC."""
     local = datetime.strptime(text, fmt).replace(tzinfo=zone)
@@ -156,6 +166,20 @@ class HandBuilder:
 
     def committed(self, player: str) -> int:
         return self._committed.get(player, 0)
+
+    def seated(self, player: str) -> str:
+        """``player``, when the hand has a seat for them (the ParseError every format gives otherwise)."""
+        if not any(s.player == player for s in self.hand.seats):
+            raise ParseError(f"action by a player not in the seat list: {player!r}")
+        return player
+
+    def passive(self, line: str) -> bool:
+        """Read 'X folds' / 'X checks' for a seated X; False for any other line."""
+        if not line.endswith((" folds", " checks")):
+            return False
+        player, _, verb = line.rpartition(" ")
+        (self.fold if verb == "folds" else self.check)(self.seated(player))
+        return True
 
     def max_committed(self) -> int:
         return max(self._committed.values(), default=0)

@@ -21,8 +21,8 @@ import re
 from datetime import datetime
 from typing import ClassVar
 
-from parsers.base import StartLineFormat
-from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.base import HeaderLineFormat
+from parsers.formats._stars_like import HandBuilder, Money, cards, feed_lines, new_hand
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
@@ -49,20 +49,17 @@ _MONTHS = {m: i for i, m in enumerate(("January", "February", "March", "April", 
                                         "August", "September", "October", "November", "December"), 1)}
 
 
-class BetfairFormat(StartLineFormat):
+class BetfairFormat(HeaderLineFormat):
     name: ClassVar[str] = "betfair"
     priority: ClassVar[int] = 50
     description: ClassVar[str] = "Betfair Poker text hand histories"
     start: ClassVar[re.Pattern[str]] = _START
 
-    def parse_block(self, block: Block, source_file: str) -> Hand | None:
-        return _parse(block, source_file)
+    def read(self, head: re.Match[str], lines: list[str], block: Block, source_file: str) -> Hand:
+        return _parse(head, lines, block, source_file)
 
 
-def _parse(block: Block, source_file: str) -> Hand:
-    lines = [line.strip() for line in block.lines if line.strip()]
-    head = _START.match(lines[0])
-    assert head is not None  # the driver only hands over blocks that start with it
+def _parse(head: re.Match[str], lines: list[str], block: Block, source_file: str) -> Hand:
     if len(lines) < 4 or (g := _GAME.match(lines[1])) is None:
         raise ParseError(f"unrecognised game line {lines[1] if len(lines) > 1 else ''!r}", 2)
     if (t := _TABLE.match(lines[2])) is None:
@@ -78,11 +75,7 @@ def _parse(block: Block, source_file: str) -> Hand:
         hh, mm, ss = (int(x) for x in g["time"].split(":"))
         hand.started_at = datetime(int(g["year"]), _MONTHS[g["month"]], int(g["day"]), hh, mm, ss)
     reader = _Reader(hand, money)
-    for n, line in enumerate(lines[3:], 4):
-        try:
-            reader.line(line)
-        except ParseError as exc:
-            raise ParseError(exc.reason, n) from None
+    feed_lines(reader.line, lines[3:], 4)
     if not reader.ended:
         raise ParseError("truncated hand: no 'Game N ends' line")
     if not hand.awards:
@@ -99,13 +92,8 @@ class _Reader:
         self.ended = False
         self.board = ""  # each street's line writes only its new cards
 
-    def _seated(self, player: str) -> str:
-        if player not in {s.player for s in self.hand.seats}:
-            raise ParseError(f"action by a player not in the seat list: {player!r}")
-        return player
-
     def line(self, line: str) -> None:
-        if line.startswith(_SKIPPED):
+        if line.startswith(_SKIPPED) or self.b.passive(line):
             return
         if (m := _BUTTON.match(line)) is not None:
             self.hand.button_seat = int(m["seat"])
@@ -118,21 +106,18 @@ class _Reader:
         elif line == "** Showdown **":
             self.b.new_street(Street.SHOWDOWN)
         elif (m := _DEALT.match(line)) is not None:
-            self.hand.hero = self._seated(m["p"])
+            self.hand.hero = self.b.seated(m["p"])
             self.b.hole(self.hand.hero, cards(m["cards"]), Provenance.DEALT)
         elif (m := _WINS.match(line)) is not None:
-            self.b.award(self._seated(m["p"]), self.money(m["a"]), int(m["side"] or 0))
+            self.b.award(self.b.seated(m["p"]), self.money(m["a"]), int(m["side"] or 0))
         elif (m := _SHOWS.match(line)) is not None:
-            self.b.show(self._seated(m["p"]), cards(m["cards"]))
+            self.b.show(self.b.seated(m["p"]), cards(m["cards"]))
         elif _END.match(line):
             self.ended = True
         elif line.endswith(" goes all-in"):
-            self.going_all_in.add(self._seated(line[: -len(" goes all-in")]))
-        elif line.endswith((" folds", " checks")):
-            player, _, verb = line.rpartition(" ")
-            (self.b.fold if verb == "folds" else self.b.check)(self._seated(player))
+            self.going_all_in.add(self.b.seated(line[: -len(" goes all-in")]))
         elif (m := _BRACKET.match(line)) is not None:
-            self._amount(self._seated(m["p"]), m["v"], self.money(m["a"]))
+            self._amount(self.b.seated(m["p"]), m["v"], self.money(m["a"]))
         else:
             raise ParseError(f"unrecognised line {line!r}")
 

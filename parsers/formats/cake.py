@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from parsers.base import StartLineFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.formats._stars_like import HandBuilder, Money, cards, feed_lines, new_hand
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
@@ -69,11 +69,7 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
     money = _header(hand, parts)
     b = HandBuilder(hand)
     reader = _Reader(hand, b, money)
-    for n, line in enumerate(lines[1:], 2):
-        try:
-            reader.line(line)
-        except ParseError as exc:
-            raise ParseError(exc.reason, n) from None
+    feed_lines(reader.line, lines[1:], 2)
     if not hand.awards:
         raise ParseError("truncated hand: no 'wins' line")
     if hand.betting == "FL":

@@ -26,7 +26,7 @@ import re
 from typing import ClassVar
 
 from parsers.base import StartLineFormat
-from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.formats._stars_like import HandBuilder, Money, cards, feed_lines, new_hand
 from parsers.model import Hand, Kind, ParseError, Seat, Street
 from parsers.reading import Block
 
@@ -67,11 +67,7 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
     money = Money(100)
     hand.sb, hand.bb = money(head["sb"]), money(head["bb"])
     reader = _Reader(hand, money)
-    for n, line in enumerate(lines[1:], 2):
-        try:
-            reader.line(line)
-        except ParseError as exc:
-            raise ParseError(exc.reason, n) from None
+    feed_lines(reader.line, lines[1:], 2)
     if not reader.in_summary or not hand.awards:
         raise ParseError("truncated hand: no summary or no award")
     _check_books(hand)

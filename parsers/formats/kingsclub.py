@@ -36,7 +36,7 @@ from typing import ClassVar
 
 from parsers.base import StartLineFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.formats._stars_like import HandBuilder, Money, cards, feed_lines, new_hand
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street, StreetCards, game_family
 from parsers.reading import Block
 
@@ -105,11 +105,7 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
     hand.currency = "USD"
     hand.sb, hand.bb = money(head["sb"]), money(head["bb"])
     reader = _Reader(hand, money)
-    for n, line in enumerate(lines[1:], 2):
-        try:
-            reader.line(line)
-        except ParseError as exc:
-            raise ParseError(exc.reason, n) from None
+    feed_lines(reader.line, lines[1:], 2)
     if not reader.in_summary:
         raise ParseError("truncated hand: no '*** SUMMARY ***'")
     reader.settle()

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from parsers.base import StartLineFormat
 from parsers.formats._stakes import fixed_limit_blinds
-from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.formats._stars_like import HandBuilder, Money, cards, feed_lines, new_hand
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
@@ -60,11 +60,7 @@ def _parse(lines: list[str], block: Block, source_file: str) -> Hand:
     money = Money(100)  # written in mBTC: 1/100 mBTC is 1/100,000 BTC
     small = _game(hand, lines[1], money)
     reader = _Reader(hand, money)
-    for n, line in enumerate(lines[2:], 3):
-        try:
-            reader.line(line)
-        except ParseError as exc:
-            raise ParseError(exc.reason, n) from None
+    feed_lines(reader.line, lines[2:], 3)
     if not hand.awards:
         raise ParseError("truncated hand: no 'wins' line")
     if hand.betting == "FL":

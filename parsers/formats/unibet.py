@@ -20,8 +20,8 @@ import re
 from collections import Counter
 from typing import ClassVar
 
-from parsers.base import StartLineFormat
-from parsers.formats._stars_like import HandBuilder, Money, cards, new_hand
+from parsers.base import HeaderLineFormat
+from parsers.formats._stars_like import HandBuilder, Money, cards, feed_lines, new_hand
 from parsers.model import Hand, Kind, ParseError, Provenance, Seat, Street
 from parsers.reading import Block
 
@@ -48,31 +48,24 @@ _STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
 _QUIET_SECTIONS = ("Seated players", "Blinds and button", "Hole cards", "Preflop")
 
 
-class UnibetFormat(StartLineFormat):
+class UnibetFormat(HeaderLineFormat):
     name: ClassVar[str] = "unibet"
     priority: ClassVar[int] = 50
     description: ClassVar[str] = "Unibet text hand histories"
     start: ClassVar[re.Pattern[str]] = _START
 
-    def parse_block(self, block: Block, source_file: str) -> Hand | None:
-        return _parse(block, source_file)
+    def read(self, head: re.Match[str], lines: list[str], block: Block, source_file: str) -> Hand:
+        return _parse(head, lines, block, source_file)
 
 
-def _parse(block: Block, source_file: str) -> Hand:
-    lines = [line.strip() for line in block.lines if line.strip()]
-    head = _START.match(lines[0])
-    assert head is not None  # the driver only hands over blocks that start with it
+def _parse(head: re.Match[str], lines: list[str], block: Block, source_file: str) -> Hand:
     hand = new_hand(site="unibet", hand_no=head["no"], fmt="unibet", source_file=source_file,
                     offset=block.offset, length=block.length)
     hand.variant, hand.betting, hand.table_name = _GAMES[head["game"]], _LIMITS[head["limit"]], head["table"]
     money = Money(hand.unit_scale)
     hand.sb, hand.bb = money(head["sb"]), money(head["bb"])
     reader = _Reader(hand, money)
-    for n, line in enumerate(lines[1:], 2):
-        try:
-            reader.line(line)
-        except ParseError as exc:
-            raise ParseError(exc.reason, n) from None
+    feed_lines(reader.line, lines[1:], 2)
     if not reader.results:
         raise ParseError("truncated hand: no summary results")
     if not hand.awards:
@@ -105,36 +98,30 @@ class _Reader:
         self.in_summary = False
         self.board = ""
 
-    def _seated(self, player: str) -> str:
-        if player not in {s.player for s in self.hand.seats}:
-            raise ParseError(f"action by a player not in the seat list: {player!r}")
-        return player
-
     def line(self, line: str) -> None:
         if (m := _SECTION.match(line)) is not None:
             self._section(m["name"], m["cards"])
         elif self.in_summary:
             self._summary(line)
+        elif self.b.passive(line):
+            return
         elif (m := _SEAT.match(line)) is not None:
             self.hand.seats.append(Seat(int(m["seat"]), m["name"], self.money(m["cash"])))
             self.hand.currency = _CURRENCY[m["sym"]]
         elif (m := _BUTTON.match(line)) is not None:
-            self.hand.button_seat = next(s.seat_no for s in self.hand.seats if s.player == self._seated(m["p"]))
+            self.hand.button_seat = next(s.seat_no for s in self.hand.seats if s.player == self.b.seated(m["p"]))
         elif line.startswith("Dealt in "):
-            self._seated(line[len("Dealt in "):])
+            self.b.seated(line[len("Dealt in "):])
         elif (m := _DEALT.match(line)) is not None:
-            self.hand.hero = self._seated(m["p"])
+            self.hand.hero = self.b.seated(m["p"])
             self.b.hole(self.hand.hero, cards(m["cards"]), Provenance.DEALT)
         elif (m := _POST.match(line)) is not None:
             kind = Kind.POST_SB if m["v"] == "small" else Kind.POST_BB
-            self.b.post(self._seated(m["p"]), kind, self.money(m["a"]))
+            self.b.post(self.b.seated(m["p"]), kind, self.money(m["a"]))
         elif (m := _WINS.match(line)) is not None:
-            self.b.award(self._seated(m["p"]), self.money(m["a"]))
-        elif line.endswith((" folds", " checks")):
-            player, _, verb = line.rpartition(" ")
-            (self.b.fold if verb == "folds" else self.b.check)(self._seated(player))
+            self.b.award(self.b.seated(m["p"]), self.money(m["a"]))
         elif (m := _ACTION.match(line)) is not None:
-            self._action(self._seated(m["p"]), m)
+            self._action(self.b.seated(m["p"]), m)
         else:
             raise ParseError(f"unrecognised line {line!r}")
 
@@ -163,7 +150,7 @@ class _Reader:
         if (t := _TOTAL.match(line)) is not None:
             self.hand.site_total_pot, self.hand.site_rake = self.money(t["pot"]), self.money(t["rake"])
         elif (r := _RESULT.match(line)) is not None:
-            self.results[self._seated(r["p"])] = (self.money(r["bet"]), self.money(r["won"]))
+            self.results[self.b.seated(r["p"])] = (self.money(r["bet"]), self.money(r["won"]))
         else:
             raise ParseError(f"unrecognised summary line {line!r}")
 
