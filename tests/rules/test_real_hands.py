@@ -192,6 +192,7 @@ STILL_ERROR: dict[str, str] = {
 FORMATS = (
     "absolute",
     "acpc",
+    "betfair",  # issue 12: one real hand, no findings at ERROR
     "betonline",
     "bossmedia",
     "bovada",
@@ -218,6 +219,7 @@ FORMATS = (
     "pokertracker",
     "sealswithclubs",
     "stars_apps",
+    "unibet",  # issue 12: one real hand, no findings at ERROR
     "winamax",
     "winning",
 )
