@@ -275,6 +275,51 @@ _BINOM = np.array([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [1, 2, 1, 0, 0], [1, 3, 3, 
                   dtype=np.int64)  # C(a, k) for a, k <= 4
 
 
+@njit(cache=True, inline="always")
+def _ranks_weight(rk: np.ndarray, avail: np.ndarray, binom: np.ndarray) -> int:
+    """Boards with the nondecreasing board ranks ``rk`` when ``avail[r]`` cards of rank r are
+    left: the product of C(avail[r], copies of r), 0 when a rank is short."""
+    w = 1
+    i = 0
+    while i < len(rk):
+        j = i
+        while j < len(rk) and rk[j] == rk[i]:
+            j += 1
+        if j - i > avail[rk[i]]:
+            return 0
+        w *= binom[avail[rk[i]], j - i]
+        i = j
+    return w
+
+
+@njit(cache=True, inline="always")
+def _next_ranks(rk: np.ndarray, avail: np.ndarray, binom: np.ndarray) -> int:
+    """Step ``rk`` to the next multiset of board ranks (nondecreasing, from 13) that the deck can
+    deal; its number of boards, or 0 after the last. Start from ``_first_ranks``."""
+    k = len(rk)
+    while True:
+        i = k - 1
+        while i >= 0 and rk[i] == 12:
+            i -= 1
+        if i < 0:
+            return 0
+        rk[i] += 1
+        for t in range(i + 1, k):
+            rk[t] = rk[i]
+        w = _ranks_weight(rk, avail, binom)
+        if w:
+            return w
+
+
+@njit(cache=True, inline="always")
+def _first_ranks(rk: np.ndarray, avail: np.ndarray, binom: np.ndarray) -> int:
+    """Set ``rk`` to the first multiset of board ranks the deck can deal; its number of boards
+    (1 for no cards)."""
+    rk[:] = 0
+    w = _ranks_weight(rk, avail, binom)
+    return w if w else _next_ranks(rk, avail, binom)
+
+
 @njit(cache=True)
 def _rank_boards(size: int, avail: np.ndarray, start: np.ndarray, nxt: np.ndarray, values: np.ndarray,
                  binom: np.ndarray, elig: np.ndarray, out: np.ndarray, sign: int, flushed: np.ndarray) -> int:
@@ -283,50 +328,23 @@ def _rank_boards(size: int, avail: np.ndarray, start: np.ndarray, nxt: np.ndarra
     states before these cards) or ``flushed[p]`` where it is above 0; and with ``sign`` -1 the
     rank values alone taken back. Returns the number of boards."""
     n = start.shape[0]
-    st = np.zeros((size + 1, n), dtype=np.int64)
-    st[0] = start
-    rk = np.zeros(size + 1, dtype=np.int64)
-    run = np.zeros(size + 1, dtype=np.int64)
-    w = np.ones(size + 1, dtype=np.int64)
+    rk = np.zeros(size, dtype=np.int64)
     v = np.zeros(n, dtype=np.int64)
     plain = np.zeros(n, dtype=np.int64)
     boards = 0
-    if size == 0:
+    w = _first_ranks(rk, avail, binom)
+    while w:
         for p in range(n):
-            v[p] = flushed[p] if flushed[p] > 0 else values[start[p]]
-            plain[p] = values[start[p]]
-        _award(v, elig, n, out, 1)
-        if sign < 0:
-            _award(plain, elig, n, out, -1)
-        return 1
-    d = 0
-    while d >= 0:
-        r = rk[d]
-        if r > 12:
-            d -= 1
-            if d >= 0:
-                rk[d] += 1
-            continue
-        k = run[d] + 1 if d > 0 and rk[d - 1] == r else 1
-        if k > avail[r]:
-            rk[d] += 1
-            continue
-        run[d + 1] = k
-        w[d + 1] = w[d] // binom[avail[r], k - 1] * binom[avail[r], k]
-        for p in range(n):
-            st[d + 1, p] = nxt[st[d, p], r]
-        if d < size - 1:
-            d += 1
-            rk[d] = r
-            continue
-        for p in range(n):
-            plain[p] = values[st[size, p]]
+            st = start[p]
+            for r in rk:
+                st = nxt[st, r]
+            plain[p] = values[st]
             v[p] = flushed[p] if flushed[p] > 0 else plain[p]
-        _award(v, elig, n, out, w[size])
+        _award(v, elig, n, out, w)
         if sign < 0:
-            _award(plain, elig, n, out, -w[size])
-        boards += w[size]
-        rk[d] += 1
+            _award(plain, elig, n, out, -w)
+        boards += w
+        w = _next_ranks(rk, avail, binom)
     return boards
 
 

@@ -3,18 +3,24 @@
 Why a table of three-card subsets: an Omaha hand is exactly two hole cards and three board cards,
 so a player's value on a board is the best, over the board's 10 three-card subsets, of that
 subset's best completion by two of the player's hole cards. That completion depends on the subset
-only, so each hand tabulates it once for every three cards that can still be on the board
-(heads-up four-card Omaha preflop: C(44, 3) = 13,244 subsets, each the best of 6 hole pairs), and
-a run-out then costs 6 lookups per player: the 4 subsets without its last card were taken at the
-level before, and the 6 with it are rows read in order as the last card runs. Every run-out is
-dealt (C(44, 5) = 1,086,008 heads-up preflop), none sampled.
+only, so each hand tabulates it once for every three cards that can still be on the board, and
+a run-out of a flop or turn all-in (or Courchevel's, one card known preflop) costs 6 lookups per
+player: the 4 subsets without its last card were taken at the level before, and the 6 with it
+are rows read in order as the last card runs (``_omaha_counts``).
+
+Preflop (heads-up four-card Omaha: C(44, 5) = 1,086,008 boards) the same idea goes by rank, as
+hold'em's ``allin._preflop_counts`` does: without a flush a high hand and a low depend on the
+ranks alone, so each multiset of five board ranks is valued once (the best over its 10 rank
+triples, tabulated per player) and weighted by its boards; then only the boards with three or
+more cards of a suit that a player holds two of are walked by their suited cards, and their
+awards corrected where a flush beats the player's best high (``_omaha_preflop``). Both count
+every board exactly; none is sampled.
 
 The five-card values are the hold'em evaluator's (``allin._tables``: rank states and flush masks,
 phevaluator's scale), the pots' split is hold'em's ``_award``: each run-out is worth two half
 pots, both to the best high hand, or, in hi/lo when an eligible player has an 8-or-better low,
 one to the best high and one to the best low (ties split within each half).
 """
-
 from __future__ import annotations
 
 from rules.numba_cache import use_writable_cache
@@ -24,7 +30,15 @@ use_writable_cache(__file__)
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
-from detectors.allin import SHARE_UNITS, _advance, _award, _tables  # noqa: E402
+from detectors.allin import (  # noqa: E402
+    _BINOM,
+    SHARE_UNITS,
+    _advance,
+    _award,
+    _first_ranks,
+    _next_ranks,
+    _tables,
+)
 
 #: hole cards per player in the Omaha variants the parsers read (Courchevel is five-card Omaha
 #: with the first flop card dealt face up before the preflop betting)
@@ -121,21 +135,22 @@ def _last_card(pos: np.ndarray, table: np.ndarray, best: np.ndarray, row: np.nda
 
 
 @njit(cache=True, inline="always")
-def _award_board(hi: np.ndarray, lo: np.ndarray, hilo: bool, elig: np.ndarray, n: int, out: np.ndarray) -> None:
-    """Both half pots of each layer on one board: to the best high, or in hi/lo, when an eligible
-    player has a low, one half to the best high and one to the best low."""
+def _award_board(hi: np.ndarray, lo: np.ndarray, hilo: bool, elig: np.ndarray, n: int, out: np.ndarray,
+                 weight: int = 1) -> None:
+    """Both half pots of each layer on ``weight`` boards: to the best high, or in hi/lo, when an
+    eligible player has a low, one half to the best high and one to the best low."""
     if not hilo:
-        _award(hi, elig, n, out, 2)
+        _award(hi, elig, n, out, 2 * weight)
         return
     for j in range(elig.shape[0]):
         low = False
         for p in range(n):
             low = low or (elig[j, p] == 1 and lo[p] > 0)
         if low:
-            _award(hi, elig[j : j + 1], n, out[j : j + 1], 1)
-            _award(lo, elig[j : j + 1], n, out[j : j + 1], 1)
+            _award(hi, elig[j : j + 1], n, out[j : j + 1], weight)
+            _award(lo, elig[j : j + 1], n, out[j : j + 1], weight)
         else:
-            _award(hi, elig[j : j + 1], n, out[j : j + 1], 2)
+            _award(hi, elig[j : j + 1], n, out[j : j + 1], 2 * weight)
 
 
 @njit(cache=True)
@@ -195,6 +210,136 @@ def _omaha_counts(hole: np.ndarray, board: np.ndarray, elig: np.ndarray, hilo: b
             return out, runouts
 
 
+@njit(cache=True)
+def _rank_subsets(hole: np.ndarray, hilo: bool, nxt: np.ndarray, values: np.ndarray, low_bit: np.ndarray,
+                  low_value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's best high as if no flush were made (and low) with each three board ranks
+    r1 <= r2 <= r3: the best of their hole pairs with those ranks (suits decide only flushes)."""
+    n, h = hole.shape
+    hi = np.zeros((n, 13, 13, 13), dtype=np.int64)
+    lo = np.zeros((n, 13, 13, 13) if hilo else (n, 1, 1, 1), dtype=np.int64)
+    for p in range(n):
+        for i in range(h):
+            for j in range(i + 1, h):
+                x, y = hole[p, i] // 4, hole[p, j] // 4
+                s2 = nxt[nxt[0, x], y]
+                for a in range(13):
+                    s3 = nxt[s2, a]
+                    for b in range(a, 13):
+                        s4 = nxt[s3, b] if s3 >= 0 else -1
+                        for c in range(b, 13):
+                            s5 = nxt[s4, c] if s4 >= 0 else -1
+                            if s5 < 0:
+                                continue  # five of a rank: no such board with these hole cards
+                            hi[p, a, b, c] = max(hi[p, a, b, c], values[s5])
+                            if hilo:
+                                lv = low_value[low_bit[x] | low_bit[y] | low_bit[a] | low_bit[b] | low_bit[c]]
+                                lo[p, a, b, c] = max(lo[p, a, b, c], lv)
+    return hi, lo
+
+
+@njit(cache=True, inline="always")
+def _best_of_subsets(br: np.ndarray, table: np.ndarray, v: np.ndarray) -> None:
+    """v[p]: player p's best over the 10 three-card subsets of the sorted board ranks ``br``."""
+    for p in range(table.shape[0]):
+        best = 0
+        for i in range(5):
+            for j in range(i + 1, 5):
+                for k in range(j + 1, 5):
+                    best = max(best, table[p, br[i], br[j], br[k]])
+        v[p] = best
+
+
+@njit(cache=True, inline="always")
+def _merge(suited: np.ndarray, idx: np.ndarray, rest: np.ndarray, br: np.ndarray) -> None:
+    """br: the sorted ranks of the suited cards chosen by ``idx`` and the ``rest`` (both sorted)."""
+    a = b = 0
+    for t in range(len(br)):
+        if b >= len(rest) or (a < len(idx) and suited[idx[a]] <= rest[b]):
+            br[t] = suited[idx[a]]
+            a += 1
+        else:
+            br[t] = rest[b]
+            b += 1
+
+
+@njit(cache=True)
+def _omaha_preflop(hole: np.ndarray, elig: np.ndarray, hilo: bool, nxt: np.ndarray, values: np.ndarray,
+                   flush: np.ndarray, low_bit: np.ndarray, low_value: np.ndarray,
+                   binom: np.ndarray) -> tuple[np.ndarray, int]:
+    """``_omaha_counts`` with no board known, counted by rank pattern (as hold'em's
+    ``_preflop_counts``): every multiset of five board ranks once, weighted by its boards, with
+    the values as if no flush were made (lows never depend on suits); then the boards holding
+    three or more cards of a suit, when a player holds two of it, walked by their cards of that
+    suit (the others by rank) and their awards corrected where a flush changes a high."""
+    n, h = hole.shape
+    free = np.ones((4, 13), dtype=np.int64)
+    for c in hole.ravel():
+        free[c % 4, c // 4] = 0
+    hi_t, lo_t = _rank_subsets(hole, hilo, nxt, values, low_bit, low_value)
+    out = np.zeros(elig.shape, dtype=np.int64)
+    hi = np.zeros(n, dtype=np.int64)
+    lo = np.zeros(n, dtype=np.int64)
+    flushed = np.zeros(n, dtype=np.int64)
+    rk = np.zeros(5, dtype=np.int64)
+    runouts = 0
+    avail = free.sum(axis=0)
+    w = _first_ranks(rk, avail, binom)
+    while w:
+        _best_of_subsets(rk, hi_t, hi)
+        if hilo:
+            _best_of_subsets(rk, lo_t, lo)
+        _award_board(hi, lo, hilo, elig, n, out, w)
+        runouts += w
+        w = _next_ranks(rk, avail, binom)
+    br = np.zeros(5, dtype=np.int64)
+    pairs = np.zeros((n, h * (h - 1) // 2), dtype=np.int64)  # rank masks of each player's pairs of the suit
+    n_pairs = np.zeros(n, dtype=np.int64)
+    for s in range(4):
+        suited = np.array([r for r in range(13) if free[s, r]], dtype=np.int64)
+        n_pairs[:] = 0
+        for p in range(n):
+            for i in range(h):
+                for j in range(i + 1, h):
+                    if hole[p, i] % 4 == s and hole[p, j] % 4 == s:
+                        pairs[p, n_pairs[p]] = (1 << (hole[p, i] // 4)) | (1 << (hole[p, j] // 4))
+                        n_pairs[p] += 1
+        if n_pairs.max() == 0:
+            continue  # nobody holds two of the suit: no flush in it
+        others = avail - free[s]
+        for j in range(3, min(5, len(suited)) + 1):
+            idx = np.arange(j)
+            rest = np.zeros(5 - j, dtype=np.int64)
+            while True:
+                for p in range(n):  # each player's best flush with three of these j suited cards
+                    best = 0
+                    for a in range(j):
+                        for b in range(a + 1, j):
+                            for c in range(b + 1, j):
+                                m3 = (1 << suited[idx[a]]) | (1 << suited[idx[b]]) | (1 << suited[idx[c]])
+                                for t in range(n_pairs[p]):
+                                    best = max(best, flush[m3 | pairs[p, t]])
+                    flushed[p] = best
+                w = _first_ranks(rest, others, binom)
+                while w:
+                    _merge(suited, idx, rest, br)
+                    _best_of_subsets(br, hi_t, hi)
+                    if hilo:
+                        _best_of_subsets(br, lo_t, lo)
+                    changed = False
+                    for p in range(n):
+                        changed = changed or flushed[p] > hi[p]
+                    if changed:
+                        _award_board(hi, lo, hilo, elig, n, out, -w)
+                        for p in range(n):
+                            hi[p] = max(hi[p], flushed[p])
+                        _award_board(hi, lo, hilo, elig, n, out, w)
+                    w = _next_ranks(rest, others, binom)
+                if _advance(idx, len(suited)) < 0:
+                    break
+    return out, runouts
+
+
 def omaha_share_counts(hole: list[list[int]], board: list[int], elig: list[list[int]],
                        hilo: bool) -> tuple[np.ndarray, int]:
     """Exact share units per (contested layer, player) over every run-out, and the run-out count:
@@ -202,8 +347,10 @@ def omaha_share_counts(hole: list[list[int]], board: list[int], elig: list[list[
     nxt, values, flush = _tables()
     low_bit, low_value = _LOW
     holes = np.array(hole, dtype=np.int64)
-    return _omaha_counts(holes, np.array(board, dtype=np.int64), np.array(elig, dtype=np.int64).reshape(-1, len(hole)),
-                         hilo, nxt, values, flush, low_bit, low_value)
+    layers = np.array(elig, dtype=np.int64).reshape(-1, len(hole))
+    if not board:
+        return _omaha_preflop(holes, layers, hilo, nxt, values, flush, low_bit, low_value, _BINOM)
+    return _omaha_counts(holes, np.array(board, dtype=np.int64), layers, hilo, nxt, values, flush, low_bit, low_value)
 
 
 def bench(deals: int = 10, seed: int = 14) -> list[tuple[str, float]]:

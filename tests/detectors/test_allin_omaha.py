@@ -6,10 +6,12 @@ get an adjusted result that keeps every chip."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction
 
 import duckdb
+import numpy as np
 import polars as pl
 import pytest
 from pokerkit import OmahaEightOrBetterLowHand, OmahaHoldemHand
@@ -107,9 +109,9 @@ def test_random_turn_and_flop_equities_equal_plain_enumeration() -> None:
 
 @pytest.mark.parametrize("hilo", [False, True])
 def test_preflop_walks_every_board(hilo: bool) -> None:
-    """Preflop the enumerator walks four levels of combinations before the last card: nine
-    five-card hands leave a 7-card deck (21 boards), checked against the plain deal; with
-    Courchevel's first board card known, 15 boards; and a matchup mirrored in suits is exactly
+    """Preflop against the plain deal where it is affordable: nine five-card hands leave a 7-card
+    deck (21 boards); with Courchevel's first board card known (the dealing walk, three levels of
+    combinations before the last card), 15 boards; and a matchup mirrored in suits is exactly
     even over all 1,086,008 boards of heads-up four-card Omaha."""
     rng = random.Random(5 + hilo)
     hands, _ = deal(rng, 9, 5, 0)
@@ -118,6 +120,26 @@ def test_preflop_walks_every_board(hilo: bool) -> None:
     assert exact(hands, first, hilo)[0] == brute(hands, first, hilo)
     out, runouts = allin_omaha.omaha_share_counts([ids("AhKhQdJd"), ids("AsKsQcJc")], [], [[1, 1]], hilo)
     assert runouts == 1_086_008 and out[0, 0] == out[0, 1]
+
+
+def test_preflop_rank_patterns_equal_dealing_every_board() -> None:
+    """Preflop, counting by rank pattern (flush boards walked apart) gives, to the share unit,
+    what dealing each board gives: random deals of 4, 5 and 6 cards, 2 to 5 players, high and
+    hi/lo (fixed seed), with a side pot the first player cannot win."""
+    nxt, values, flush = allin._tables()
+    low_bit, low_value = allin_omaha._LOW
+    rng = random.Random(88)
+    for players, hole, hilo in ((2, 4, False), (2, 4, True), (3, 4, True), (5, 4, False), (2, 5, True),
+                                (3, 6, True), (2, 6, False)):
+        cards = rng.sample(range(52), players * hole)
+        hands = np.array(cards, dtype=np.int64).reshape(players, hole)
+        elig = np.array([[1] * players, [0] + [1] * (players - 1)] if players > 2 else [[1, 1]], dtype=np.int64)
+        counted, runouts = allin_omaha._omaha_preflop(hands, elig, hilo, nxt, values, flush, low_bit, low_value,
+                                                      allin._BINOM)
+        dealt, boards = allin_omaha._omaha_counts(hands, np.zeros(0, dtype=np.int64), elig, hilo, nxt, values,
+                                                  flush, low_bit, low_value)
+        assert runouts == boards == math.comb(52 - players * hole, 5)
+        assert (counted == dealt).all(), (hands.tolist(), hilo)
 
 
 def test_side_pots_go_to_the_players_eligible_for_them() -> None:
