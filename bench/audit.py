@@ -12,6 +12,7 @@ time and the hands/s of the whole night, beside pokerkit's replay rate on the sa
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
@@ -31,6 +32,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--dir", type=Path, default=ROOT / "var" / "bench")
     args = ap.parse_args()
+    print("load average (1, 5, 15 min) at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()), flush=True)
 
     base = args.dir / f"audit-{args.hands}"
     landing = base / "landing" / "2026-11-29"
@@ -53,6 +55,7 @@ def main() -> None:
         print(f"  {step}: {secs:.1f} s")
     print(f"  flags: {result.report.get('flags', {}).get('total')}, rule findings: "
           f"{sum(r['count'] for r in result.report.get('violations', {}).get('by_rule', []))}")
+    print("load average (1, 5, 15 min) at end: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

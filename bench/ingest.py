@@ -140,6 +140,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs of our end-to-end ingest (best and median)")
     ap.add_argument("--simulated", type=int, default=2_000, help="simulated hands added to the real corpus")
     args = ap.parse_args()
+    print("load average (1, 5, 15 min) at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()), flush=True)
 
     _quiet_pokerkit()
     with contextlib.redirect_stderr(io.StringIO()):  # pokerkit prints a traceback per refused hand
@@ -202,6 +203,7 @@ def main() -> None:
         print(f"memory: 4x file ({f.stat().st_size / 1e6:.0f} MB, {n4:,} hands) peak RSS {rss4} MB "
               f"({n4 / wall4:,.0f} hands/s wall, {n4 / cpu4:,.0f} per CPU-second)")
     print(f"(peak RSS of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
+    print("load average (1, 5, 15 min) at end: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

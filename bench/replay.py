@@ -162,6 +162,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs of floorman check on --warehouse (best and median)")
     ap.add_argument("--no-compile-probe", action="store_true", help="skip the cold numba compile measurement")
     args = ap.parse_args()
+    print("load average (1, 5, 15 min) at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()), flush=True)
     parsed = _hands(args.n_hands)
     hands, files = parsed
     n = len(hands)
@@ -205,6 +206,7 @@ def main() -> None:
               f"{compile_seconds():.1f} s")
     if args.warehouse:
         warehouse_rate(args.warehouse, args.repeat)
+    print("load average (1, 5, 15 min) at end: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -832,12 +832,13 @@ def parse_chunk(
     hand_cols = [pl.col(c).cast(d) if c in hands.columns else pl.lit(None, d).alias(c)  # stud/draw-only columns
                  for c, d in TABLE_SCHEMAS["hands"].items()]
     tables = {"hands": hands.select("_hx", *hand_cols)}
+    hand_id = _by_hand(ids, n, pl.col("hand_id"))  # null for a hand left to the parser
     for name, frame in children.items():
         typed = [pl.col(c).cast(d) for c, d in TABLE_SCHEMAS[name].items()]
-        tables[name] = (
-            frame.join(ids, on="_hx", how="inner", maintain_order="left").sort("_hx", maintain_order=True)
-            .select("_hx", *typed)
-        )  # fmt: skip
+        rows = frame.with_columns(hand_id).filter(pl.col("hand_id").is_not_null())
+        if not rows.get_column("_hx").is_sorted():  # most tables are built in hand order already
+            rows = rows.sort("_hx", maintain_order=True)
+        tables[name] = rows.select("_hx", *typed)
     for name, schema in TABLE_SCHEMAS.items():  # tables only stud/draw hands fill (the fast path reads none)
         if name not in tables:
             tables[name] = pl.DataFrame(schema={"_hx": pl.Int64, **schema})
