@@ -21,6 +21,7 @@ phevaluator's scale), the pots' split is hold'em's ``_award``: each run-out is w
 pots, both to the best high hand, or, in hi/lo when an eligible player has an 8-or-better low,
 one to the best high and one to the best low (ties split within each half).
 """
+
 from __future__ import annotations
 
 from rules.numba_cache import use_writable_cache
