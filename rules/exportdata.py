@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from parsers.model import Action, Hand, Kind, Street
+from parsers.model import DECISIONS, Action, Hand, Kind, Street
 
 from .findings import DATA, ERROR, INFO, Finding, finding, fmt, uncited
 from .profiles import Profile
@@ -35,7 +35,8 @@ _LIVE_POSTS = (Kind.POST_SB, Kind.POST_BB, Kind.POST_STRADDLE)
 _LEVEL_RULES = ("BET.MIN_BET", "UNDERCALL.FULL_CALL", "ACTION.ILLEGAL_CHECK", "ACTION.ORDER")
 #: anomalies that explain the findings they name and nothing after them (``_consequences``)
 _IN_PLACE = frozenset({"stale header blinds", "rounding by one unit", "an uncontested pot written as a return",
-                       "awards exceed what was put in"})
+                       "awards exceed what was put in", "a rounded header small blind",
+                       "stacks contradicted by an unbet street"})
 _DUE = re.compile(r"^(?P<who>.+) to act(?: on (?P<street>\w+))?$")
 _INT = re.compile(r"-?\d[\d,]*")
 
@@ -278,6 +279,56 @@ def _anomaly_one_unit(hand: Hand, rp: Replay, found: list[Finding], acts: dict[i
     return out
 
 
+#: the findings an all-in excuses: a short raise, bet or call is legal when it is all the player has
+_ALLIN_EXCUSED = ("RAISE.MIN", "BET.MIN_BET", "UNDERCALL.FULL_CALL", "ALLIN.MIN_RAISE_AFTER_SHORT")
+#: the street dealt with the n-th board card (a board of 3 is the flop, 4 the turn, 5 the river)
+_DEALT_BY = {3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
+
+
+def _anomaly_unbet_street(hand: Hand, rp: Replay, found: list[Finding], acts: dict[int, Action]) -> Verdict:
+    """A street dealt with no betting at all while, by the export's stacks, two players still have chips
+    behind (PokerTracker "HandHQ" re-export: every stack written $100,000.00, the river dealt unbet after
+    "Player7: Raise $23.38" over a $14.05 bet): the site deals a street unbet only when at most one player
+    can bet, so the written stacks are not the real ones, and the all-in an ERROR's short raise, bet or call
+    would be legal as is what those stacks hide. The findings turned are those of the last betting street."""
+    if len(hand.boards) != 1 or hand.cancelled:
+        return {}
+    dealt = [st for k, st in _DEALT_BY.items() if len(hand.boards[0].cards) >= 2 * k]
+    bet_on = {a.street for a in hand.actions if a.kind in DECISIONS}
+    unbet = [st for st in dealt if st not in bet_on]
+    free = [p for q, p in enumerate(rp.ring) if not rp.folded[q] and not rp.all_in[q]]
+    if not unbet or len(free) < 2 or not bet_on:
+        return {}
+    last = max((a for a in hand.actions if a.kind in DECISIONS), key=lambda a: a.seq).street
+    shows = (f"the export deals the {unbet[0]} with no betting while {' and '.join(free)} have chips behind by its"
+             " stacks; the site deals a street unbet only when at most one player can still bet, so the written"
+             " stacks are not the real ones.")
+    return {i: ("stacks contradicted by an unbet street", shows) for i, f in _errors(found, *_ALLIN_EXCUSED)
+            if f.action_seq is not None and (a := acts.get(f.action_seq)) is not None and a.street is last
+            and a.player in free}
+
+
+def _anomaly_rounded_header_sb(hand: Hand, rp: Replay, found: list[Finding], acts: dict[int, Action]) -> Verdict:
+    """The header's small blind is half an odd big blind rounded down (888 "$0.12/$0.25 Blinds", 12.5 cents
+    written 12, as its "$0.12/$0.25" limit tables deal a 12.5-cent small bet: rules.replay), so it is no
+    amount the site posts; the small blind the site posted at that big blind is measured against nothing the
+    export states. A header whose half is exact (75/150) still decides the post."""
+    bb = hand.bb
+    if bb % 2 == 0 or hand.sb != bb // 2:
+        return {}
+    posted_bb = [a.contribution for a in hand.actions if a.kind is Kind.POST_BB]
+    if bb not in posted_bb:
+        return {}
+    out: Verdict = {}
+    for i, f in _errors(found, "BLIND.POSTING"):
+        a = acts.get(f.action_seq) if f.action_seq is not None else None
+        if a is not None and a.kind is Kind.POST_SB and 0 < a.contribution < bb:
+            out[i] = ("a rounded header small blind",
+                      f"the header writes the small blind as {fmt(hand.sb)}, half the {fmt(bb)} big blind rounded down"
+                      f" (no amount a site can post as half of it), and the site posted {fmt(a.contribution)}.")
+    return out
+
+
 _ANOMALIES: tuple[Callable[[Hand, Replay, list[Finding], dict[int, Action]], Verdict], ...] = (
     _anomaly_blinds_section_raise,
     _anomaly_header_level,
@@ -289,6 +340,8 @@ _ANOMALIES: tuple[Callable[[Hand, Replay, list[Finding], dict[int, Action]], Ver
     _anomaly_check_after_close,
     _anomaly_overpaid,
     _anomaly_one_unit,
+    _anomaly_unbet_street,
+    _anomaly_rounded_header_sb,
 )
 
 

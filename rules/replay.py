@@ -171,7 +171,7 @@ def clockwise(hand: Hand) -> list[str]:
     seats = sorted((s.seat_no, s.player) for s in hand.seats if s.player in acting)
     if not seats:
         return sorted(acting)
-    button = hand.button_seat
+    button = table_button(hand)
     if button is None:
         # no button written: the small blind is first left of it (heads-up the SB *is* the button)
         sb = next((a.player for a in hand.actions if a.kind is Kind.POST_SB), None)
@@ -193,9 +193,20 @@ def clockwise(hand: Hand) -> list[str]:
     return after + before
 
 
+def table_button(hand: Hand) -> int | None:
+    """The written button seat, or None when it names no seat of the table: beyond the table's size and
+    nobody's seat (a BetOnline MTT writes "Seat #2684684 is the button"), so the blinds place the ring."""
+    button = hand.button_seat
+    if button is not None and hand.max_seats and button > hand.max_seats and all(
+        s.seat_no != button for s in hand.seats
+    ):
+        return None
+    return button
+
+
 def counter_clockwise(hand: Hand) -> list[str] | None:
     """The ring by descending seat numbers, when the blinds sit there (else None)."""
-    button = hand.button_seat
+    button = table_button(hand)
     acting = {a.player for a in hand.actions}
     seats = sorted(((s.seat_no, s.player) for s in hand.seats if s.player in acting), reverse=True)
     if button is None or len(seats) < 3:
@@ -475,6 +486,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 expected = oot_alt
             oot_skip = -1
         sitout = False
+        left = False  # online: a fold out of turn (BetOnline writes a leaver's there), after which the turn stays
         stale = behind[i] <= 0 and not capped[i]  # nothing behind the export's starting stack
         skipped = -1  # live: the player an out-of-turn action skipped stays due (the action returns to them)
         lvl_i = level[i]
@@ -511,6 +523,8 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             add(oot)
             if not soft:
                 skipped = expected
+            elif kind is _K_FOLD and expected >= 0:
+                left = True  # online a fold out of turn takes nobody's turn: the due player is still asked
         mine = street_bet[i]
         stack_before = behind[i]
         target = B if call_basis < B else call_basis
@@ -762,7 +776,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         )
         if sitout:
             expected = -2
-        else:
+        elif not left:
             expected = next_to_act(i) if seq > last_post_seq else -2
             if skipped >= 0 and expected >= 0 and not folded[skipped] and not allin[skipped]:
                 oot_skip, oot_alt, expected = skipped, expected, skipped
@@ -906,6 +920,8 @@ _UNDERCALL_RULINGS = ("full_call", "forfeit_undercall_and_fold")
 #: ACTION.OUT_OF_TURN); "unspecified": the book says nothing, so the floor chooses
 _OOT_RULINGS: dict[str, tuple[str, ...]] = {
     "binding": ("action_binding", "action_binding_with_penalty"),
+    "binding_with_penalty": ("action_binding_with_penalty",),
+    "binding_with_verbal_sanction": ("action_binding_with_verbal_sanction",),
     "return_bet_all_options": ("not_binding_all_options", "not_binding_all_options_with_penalty"),
     "may_change_but_chips_stay": ("may_change_action_chips_stay", "action_binding"),
     "call_or_fold_forfeit_unless_later_raise": ("call_prior_bet", "fold_forfeiting_bet"),
@@ -915,6 +931,8 @@ _OOT_RULINGS: dict[str, tuple[str, ...]] = {
 #: what each ``params.oot_policy`` value means, for the finding's message
 _OOT_TEXT: dict[str, str] = {
     "binding": "binding",
+    "binding_with_penalty": "binding, and the book penalizes it",
+    "binding_with_verbal_sanction": "binding, with a verbal sanction",
     "return_bet_all_options": "not binding: any chips go back and the player has every option",
     "may_change_but_chips_stay": "the player may change the action, but chips bet stay in the pot",
     "call_or_fold_forfeit_unless_later_raise": "the bettor must call the bet before their turn or fold,"
@@ -981,8 +999,16 @@ def _out_of_turn(hand: Hand, prof: Profile, a: Action, due: str | None, stale: b
         f"{a.player} {a.kind} out of turn, stood",
         f"{a.player} acted out of turn when {due or 'nobody'} was due; {state}. Under {prof.name} that is"
         f" {basis}, and the floor rules (and may penalize). The record shows the action standing."
-        + prof.cite("ACTION.ORDER/oot" if key != "unspecified" else "ACTION.ORDER/house"),
+        + prof.cite(_oot_passage(prof, a.kind, key)),
     )
+
+
+def _oot_passage(prof: Profile, kind: Kind, key: str) -> str:
+    """The citation key of an out-of-turn finding: a book's own passage on out-of-turn folds (PKR, R003),
+    else its out-of-turn rule, else (the book silent) its floor clause."""
+    if kind is _K_FOLD and "ACTION.ORDER/oot_fold" in prof.citations:
+        return "ACTION.ORDER/oot_fold"
+    return "ACTION.ORDER/oot" if key != "unspecified" else "ACTION.ORDER/house"
 
 
 def _stale_consequence(f: Finding, names: str) -> Finding:

@@ -6,8 +6,11 @@ rulebook where the books disagree.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from parsers.model import Hand
 from rules.check import check_hand
 from rules.profiles import load_profile
 from tests.rules.builder import make_hand
@@ -415,3 +418,31 @@ def test_headsup_button_posts_sb_and_acts_first():
         button=2,
     )
     assert "BLIND.HEADSUP_BUTTON" in [r for r, _ in errors(run(bad, CEP))]
+
+
+def _button_on(seat: int, max_seats: int | None) -> Hand:
+    """BetOnline MTT 900219408 "Seat #2684684 is the button": the button written as no seat of the table.
+    Seats 1..4 are BTN, SB, BB, UTG; the hand is checked down in turn."""
+    players = [("BTN", DEEP), ("SB", DEEP), ("BB", DEEP), ("UTG", DEEP)]
+    script = [("preflop", "SB", "post_sb", 1), ("preflop", "BB", "post_bb", 2), ("preflop", "UTG", "call", 2),
+              ("preflop", "BTN", "call", 2), ("preflop", "SB", "call", 1), ("preflop", "BB", "check", None),
+              *[("flop", p, "check", None) for p in ("SB", "BB", "UTG", "BTN")]]  # fmt: skip
+    hand = make_hand(players, script, sb=1, bb=2, button=1)
+    return dataclasses.replace(hand, button_seat=seat, max_seats=max_seats)
+
+
+def test_a_button_beyond_the_table_is_placed_by_the_blinds() -> None:
+    assert errors(run(_button_on(1, 10), ONLINE)) == []
+    assert errors(run(_button_on(2684684, 10), ONLINE)) == []  # no such seat: the small blind is first left
+    # the written button decides while it can be a seat of the table (no size written: it may be one)
+    assert "ACTION.ORDER" in {r for r, _ in errors(run(_button_on(2684684, None), ONLINE))}
+
+
+def test_online_fold_out_of_turn_takes_nobody_s_turn() -> None:
+    """BetOnline 900204952: a leave read as the site's fold where written, out of turn; the due player is
+    still asked next, so the in-turn actions after it are no second finding."""
+    players = [("SB", DEEP), ("BB", DEEP), ("UTG", DEEP), ("BTN", DEEP)]
+    late = [("preflop", "SB", "post_sb", 1), ("preflop", "BB", "post_bb", 2), ("preflop", "UTG", "call", 2),
+            ("preflop", "SB", "fold", None), ("preflop", "BTN", "fold", None), ("preflop", "BB", "check", None)]
+    hc = run(make_hand(players, late, sb=1, bb=2), ONLINE)
+    assert [(f.rule_id, f.action_seq) for f in hc.findings if f.rule_id == "ACTION.ORDER"] == [("ACTION.ORDER", 3)]

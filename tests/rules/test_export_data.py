@@ -195,3 +195,44 @@ def over_straddle(same: bool) -> Hand:
 
 def test_a_seat_s_second_straddle_is_the_site_s_feature(engine: str) -> None:
     assert "error" not in {s for _, _, s in found(engine, over_straddle(True), ONLINE, "STRADDLE")}
+
+
+# ---- a street dealt unbet while two players have chips by the export's stacks (iPoker 2607739781) --------
+def unbet_river(river_checked: bool) -> Hand:
+    """PokerTracker "HandHQ" re-export: every stack written deep, B raises 1,000 to 1,600 (short of 2,000)
+    on the turn, A calls, and the river is dealt with no betting at all (the site asks nobody only when at
+    most one player can still bet: B was all-in, which the written stacks hide)."""
+    script = [*BLINDS, ("preflop", "C", "fold", None), ("preflop", "A", "call", 200), ("preflop", "B", "check", None),
+              ("flop", "A", "bet", 200), ("flop", "B", "call", 200), ("turn", "A", "bet", 1000),
+              ("turn", "B", "raise", 1600), ("turn", "A", "call", 1600),
+              *([("river", "A", "check", None), ("river", "B", "check", None)] if river_checked else [])]  # fmt: skip
+    return make_hand(THREE, script, hole={"A": "KsKh", "B": "AsAh"}, boards=["2c3d8h9sJc"], awards=[("B", 4000)],
+                     hand_id=hid())
+
+
+def test_a_street_dealt_unbet_shows_the_stacks_are_not_the_real_ones(engine: str) -> None:
+    assert sev(engine, unbet_river(False), ONLINE, "RAISE.MIN") == [(8, "data")]
+    f = one(engine, unbet_river(False), ONLINE, "RAISE.MIN")
+    assert f.message.startswith("Export inconsistency (stacks contradicted by an unbet street): the export deals"
+                                " the river with no betting while A and B have chips behind")
+    assert sev(engine, unbet_river(True), ONLINE, "RAISE.MIN") == [(8, "error")]  # the river bet: stacks stand
+    assert sev(engine, unbet_river(False), CEP, "RAISE.MIN") == [(8, "error")]  # a live book turns nothing
+
+
+# ---- a header small blind that is an odd big blind's rounded half (888 6551093) ----------------------------
+def rounded_header(sb_post: int, sb: int = 12, bb: int = 25) -> Hand:
+    """888 "$0.12/$0.25 Blinds" (12.5 cents written 12) with "posts small blind [$0.10]"."""
+    script = [("preflop", "A", "post_sb", sb_post), ("preflop", "B", "post_bb", bb), ("preflop", "C", "fold", None),
+              ("preflop", "A", "fold", None), ("preflop", "B", "uncalled_return", bb - sb_post)]  # fmt: skip
+    return make_hand(THREE, script, sb=sb, bb=bb, unit_scale=100, awards=[("B", 2 * sb_post)], hand_id=hid())
+
+
+def test_a_rounded_half_header_small_blind_does_not_decide_the_post(engine: str) -> None:
+    assert sev(engine, rounded_header(10), ONLINE, "BLIND.POSTING") == [(0, "data")]
+    f = one(engine, rounded_header(10), ONLINE, "BLIND.POSTING")
+    assert f.message.startswith("Export inconsistency (a rounded header small blind): the header writes the small"
+                                " blind as 12, half the 25 big blind rounded down")
+    assert sev(engine, rounded_header(12), ONLINE, "BLIND.POSTING") == []
+    # an exact half (12 of 24) is a level the site posts: a small blind of 10 there is still wrong
+    assert sev(engine, rounded_header(10, 12, 24), ONLINE, "BLIND.POSTING") == [(0, "error")]
+    assert sev(engine, rounded_header(10), CEP, "BLIND.POSTING") == [(0, "error")]

@@ -171,6 +171,45 @@ def test_cep_out_of_turn_fold_is_binding() -> None:
     assert found(_oot_fold(), CEP, "ACTION.ORDER") == [(3, REVIEW, True, BINDING)]
 
 
+@pytest.mark.parametrize(
+    ("book", "outcomes", "passage"),
+    [
+        (CEP, BINDING, "«Actuar fuera de turno puede ser penalizado y será vinculante"),
+        (T09, BINDING, "«Una acción fuera de turno será vinculante si la acción hacia ese jugador no ha cambiado»"),
+        # «Si un jugador hace FOLD fuera de posición, será objeto de penalización»: no ruling without the penalty
+        (PKR, "action_binding_with_penalty", "«Si un jugador hace FOLD fuera de posición, será objeto de"),
+        # «no deben ... botar sus cartas fuera de su turno ... Acciones de este tipo acarrearan sanciones verbales»
+        (R003, "action_binding_with_verbal_sanction", "Acciones de este tipo acarrearan sanciones verbales»"),
+    ],
+)
+def test_out_of_turn_fold_rulings_per_book(book: str, outcomes: str, passage: str) -> None:
+    assert found(_oot_fold(), book, "ACTION.ORDER") == [(3, REVIEW, True, outcomes)]
+    (f,) = [f for f in check_hand(_oot_fold(), load_profile(book)).findings if f.rule_id == "ACTION.ORDER"]
+    assert passage in f.message and f.actual == "SB fold out of turn, stood"
+
+
+def _undercall_heads_up() -> Hand:
+    # rules_matrix §5.4 case e: heads-up, A bets 10,000 on the flop, B raises to 25,000, A puts in 10,000
+    hu = [("SB", DEEP), ("BB", DEEP)]
+    return hand(hu, [("preflop", "BB", "post_sb", 600), ("preflop", "SB", "post_bb", 1200),
+                     ("preflop", "BB", "call", 600), ("preflop", "SB", "check", None), ("flop", "SB", "bet", 10000),
+                     ("flop", "BB", "raise", 25000), ("flop", "SB", "call", 10000)])
+
+
+@pytest.mark.parametrize(
+    ("book", "want"),
+    [
+        (CEP, (ERROR, False, None)),  # «contra cualquier apuesta en cara a cara»: a mandatory full call
+        (PKR, (ERROR, False, None)),
+        (ONLINE, (ERROR, False, None)),
+        (T09, (REVIEW, True, UNDER[0])),
+        (R003, (REVIEW, True, UNDER[0])),
+    ],
+)
+def test_undercall_heads_up_facing_any_bet(book: str, want: tuple[str, bool, str | None]) -> None:
+    assert found(_undercall_heads_up(), book, "UNDERCALL.FULL_CALL") == [(6, *want)]
+
+
 @pytest.mark.parametrize("book", PROFILE_NAMES)
 def test_in_turn_play_has_no_order_finding(book: str) -> None:
     legal = hand(FOUR, [*BLINDS, ("preflop", "UTG", "call", 1200), ("preflop", "BTN", "call", 1200),
@@ -193,6 +232,8 @@ def test_skipped_player_is_the_tds_call() -> None:
     (f,) = [f for f in check_hand(skip, load_profile(CEP)).findings if f.rule_id == "ACTION.ORDER"]
     assert "«se llamará al director del torneo para que decida como tratar la mano que se han saltado»" in f.message
     assert found(skip, ONLINE, "ACTION.ORDER") == [(5, ERROR, False, None)]
+    for book in (T09, PKR, R003):  # silent books: the floor's call too
+        assert found(skip, book, "ACTION.ORDER") == [(5, REVIEW, True, "skipped_hand_live|skipped_hand_dead")]
 
 
 # ---- DATA: the export contradicts itself ----------------------------------------------------------
