@@ -131,7 +131,7 @@ def main() -> None:
 
     features.build(con, params.mode)
     lap("features (hands, strength, decisions)")
-    allin.build_allin_ev(con)
+    allin.build_allin_ev(con, params.mode)
     lap("all-in equity")
     stats.player_stats(con)
     run.release(con, "player_stats")

@@ -112,7 +112,7 @@ def release(con: duckdb.DuckDBPyConnection, stage: str) -> None:
 def compute(con: duckdb.DuckDBPyConnection, params: Params) -> pl.DataFrame:
     """Build features and statistics (temp tables) and return the scored unordered pairs."""
     features.build(con, params.mode, params.since, params.until)
-    allin.build_allin_ev(con)
+    allin.build_allin_ev(con, params.mode)
     stats.player_stats(con)
     release(con, "player_stats")
     stats.pair_stats(con)
