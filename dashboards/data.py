@@ -362,7 +362,7 @@ def player_summary(db: str | Path, player: str) -> dict[str, Any]:
         stats = _frame(
             con,
             f"SELECT * EXCLUDE (pkey, player) FROM {source(con, 'dash_player')} WHERE {BY_PLAYER}"
-            " ORDER BY hands DESC", key,
+            " ORDER BY hands DESC, currency, unit_scale", key,  # ties in hands: the same order every read
         )
         flags = (
             _frame(con, f"SELECT * EXCLUDE (pkey, player) FROM {source(con, 'dash_player_flags')} WHERE {BY_PLAYER}"

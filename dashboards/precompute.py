@@ -188,7 +188,7 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
                list(DISTINCT table_name ORDER BY table_name)[1:20] AS tables
         FROM {dash_seat} GROUP BY player, currency, unit_scale
         """,
-        "pkey, hands DESC, currency",
+        "pkey, hands DESC, currency, unit_scale",
     ),
     # the HUD counts of the latest detector run (player_stats: PokerTracker 4 opportunities, per day), by
     # the player's screen name (the stats key players "site:name"); the player page sums the days
