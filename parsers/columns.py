@@ -67,6 +67,7 @@ ACTION_SCHEMA: dict[str, pl.DataType] = {
     "contribution": pl.Int64(),
     "cards": pl.String(),
     "acted_at": pl.Datetime("us"),
+    "left_table": pl.Boolean(),
 }
 HOLE_SCHEMA: dict[str, pl.DataType] = {
     "hand_id": pl.String(),

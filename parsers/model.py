@@ -142,6 +142,10 @@ class Action(NamedTuple):
     #: when the site logged the action (UTC, naive, like ``Hand.started_at``), for formats that write a
     #: time per action (PokerNow ``at``, Merge ``timestamp``); None elsewhere. The CLOCK checks read it.
     acted_at: datetime | None = None
+    #: a fold the site made because the player left the table mid-hand (BetOnline "X has left the table",
+    #: written where it happened, often while another player is due): not a decision taken in turn, so the
+    #: checker does not judge its order. False for every other action.
+    left_table: bool = False
 
 
 class HoleCards(NamedTuple):

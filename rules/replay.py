@@ -348,7 +348,7 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         return -1
 
     for a in actions:
-        seq, a_street, player, kind, amount, _rt, _ai, c, _cards, _at = a
+        seq, a_street, player, kind, amount, _rt, _ai, c, _cards, _at, left_table = a
         i = idx.get(player, -1)
         if i < 0:
             continue
@@ -497,6 +497,10 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             # out-of-turn fold before anyone has decided: the site folding a sitting-out seat at the deal
             expected = -2
             sitout = True
+        elif left_table and expected != i:
+            # the site folded a player who left the table (Action.left_table), where the export writes the
+            # leave: no decision taken in turn, so no order to judge, and the due player is still asked
+            left = True
         elif expected != i and not (
             # online, a player able to act (not a stray action) skipped a player who left it to the site
             online

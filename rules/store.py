@@ -54,7 +54,8 @@ _CHILD_SQL = (
     # Hole cards and awards have no key of their own: stored order (rowid), i.e. the parser's order.
     ("c.seat_no, c.player, c.stack, c.sitting_out, c.final_stack", "seats", "c.seat_no"),
     (
-        "c.seq, c.street, c.player, c.kind, c.amount, c.raise_to, c.all_in, c.contribution, c.cards, c.acted_at",
+        "c.seq, c.street, c.player, c.kind, c.amount, c.raise_to, c.all_in, c.contribution, c.cards, c.acted_at,"
+        " c.left_table IS TRUE",  # a NULL (a row stored before the column) is no leave
         "actions",
         "c.seq",
     ),

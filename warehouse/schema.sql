@@ -80,10 +80,13 @@ CREATE TABLE IF NOT EXISTS actions (
     all_in       BOOLEAN NOT NULL,
     contribution BIGINT NOT NULL,        -- chips moved into the pot (negative: returned)
     cards        VARCHAR,
-    acted_at     TIMESTAMP               -- UTC when the site logged the action (PokerNow, Merge); else NULL
+    acted_at     TIMESTAMP,              -- UTC when the site logged the action (PokerNow, Merge); else NULL
+    left_table   BOOLEAN DEFAULT false   -- a fold the site made as the player left the table (BetOnline)
 );
 -- warehouses created before per-action times get the column (NULL) here: the script runs on every connect
 ALTER TABLE actions ADD COLUMN IF NOT EXISTS acted_at TIMESTAMP;
+-- and before leave markers (issue 13): every stored action is no leave
+ALTER TABLE actions ADD COLUMN IF NOT EXISTS left_table BOOLEAN DEFAULT false;
 
 CREATE TABLE IF NOT EXISTS hole_cards (
     hand_id    VARCHAR NOT NULL,

@@ -276,6 +276,7 @@ def _left(player: str, b: HandBuilder) -> None:
     if seat is None or any(a.kind is Kind.FOLD for a in acted) or (seat.sitting_out and not acted):
         return
     b.fold(player)
+    b.hand.actions[-1] = b.hand.actions[-1]._replace(left_table=True)  # the site's fold, not a decision
 
 
 def _action(player: str, rest: str, b: HandBuilder, money: Money) -> None:

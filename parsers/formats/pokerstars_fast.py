@@ -722,6 +722,7 @@ def parse_chunk(
         "contribution",
         pl.when(kind.is_in(["show", "muck"])).then(pl.col("cards")).otherwise(None).alias("cards"),
         pl.lit(None, pl.Datetime("us")).alias("acted_at"),  # PokerStars writes no per-action time
+        pl.lit(False).alias("left_table"),  # PokerStars writes no leave as a fold
     )
 
     # ---- per-hand values taken from actions ----------------------------------------------
