@@ -317,6 +317,12 @@ def _parse(block: Block, source_file: str, description: tuple[str, str, str], *,
             hand.bb = a.amount or 0
     if hand.betting != "FL" and s["bb"] is not None:
         hand.sb, hand.bb = hand.sb or money(s["sb"]), hand.bb or money(s["bb"])
+    elif family == "flop" and not tournament and s["sb"] is not None:
+        # a cash limit description names the bets ("Limit $10/$20": small bet 10), and a limit game's big
+        # blind is its small bet: bb is the level the site describes (the posted one on every consistent
+        # hand), so a description the posts contradict stays visible to the checker. The small blind stays
+        # the posted one: the description names none ("Limit $0.25/$0.50" posts 0.10)
+        hand.bb = money(s["sb"])
     if family != "flop":
         _game_stakes(hand, s, money, seen, b)
     if not hand.bb and not hand.cancelled:
