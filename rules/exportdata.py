@@ -36,7 +36,8 @@ _LEVEL_RULES = ("BET.MIN_BET", "UNDERCALL.FULL_CALL", "ACTION.ILLEGAL_CHECK", "A
 #: anomalies that explain the findings they name and nothing after them (``_consequences``)
 _IN_PLACE = frozenset({"stale header blinds", "rounding by one unit", "an uncontested pot written as a return",
                        "awards exceed what was put in", "a rounded header small blind",
-                       "stacks contradicted by an unbet street"})
+                       "stacks contradicted by an unbet street", "an equal-blinds header",
+                       "an award against the written cards"})
 _DUE = re.compile(r"^(?P<who>.+) to act(?: on (?P<street>\w+))?$")
 _INT = re.compile(r"-?\d[\d,]*")
 
@@ -329,6 +330,94 @@ def _anomaly_rounded_header_sb(hand: Hand, rp: Replay, found: list[Finding], act
     return out
 
 
+def _anomaly_equal_blinds_header(hand: Hand, rp: Replay, found: list[Finding], acts: dict[int, Action]) -> Verdict:
+    """A header of equal blinds (OnGame "EUR1/EUR1") over a small blind posted at exactly half the big blind,
+    with the big blind the header names (R5-21973400-50: "posts small blind (EUR0.50)", "posts big blind (EUR1)",
+    every net and the pot-limit raise to 4.50 following those posts): the standard blinds at that big blind.
+    The site's software posts one structure for a table, so it is the header's equal small blind that is not
+    the level's. A small blind off an unequal header (50 at 75/150) is still a wrong post."""
+    if not hand.bb or hand.sb != hand.bb or hand.bb % 2:
+        return {}
+    if hand.bb not in [a.contribution for a in hand.actions if a.kind is Kind.POST_BB]:
+        return {}
+    out: Verdict = {}
+    for i, f in _errors(found, "BLIND.POSTING"):
+        a = acts.get(f.action_seq) if f.action_seq is not None else None
+        if a is not None and a.kind is Kind.POST_SB and 2 * a.contribution == hand.bb:
+            out[i] = ("an equal-blinds header",
+                      f"the header writes equal blinds ({fmt(hand.sb)}/{fmt(hand.bb)}), yet the site posted a small"
+                      f" blind of {fmt(a.contribution)}, exactly half the {fmt(hand.bb)} big blind it also posted: the"
+                      " standard blinds at that big blind, not an equal-blinds table's.")
+    return out
+
+
+def _anomaly_award_against_cards(hand: Hand, rp: Replay, found: list[Finding], acts: dict[int, Action]) -> Verdict:
+    """A pot paid against the cards the export writes (HHSmithy's 888 539478640: "Jack3bet shows [Ah, 6d]",
+    "MomWasRight mucks [4s, 4c]" on 5d Ks 7c Jc 7d, "Jack3bet collected"; 888 ranks a hand it writes as
+    mucked, 775396118 pays one): online no dealer reads the hands; the site's server ranks them and pays,
+    so an award that contradicts the written cards says the written cards or the written award are not the
+    server's. Live the dealer pays, and the same record stays an ERROR. Only SHOWDOWN.CARDS_SPEAK: the
+    pots' division (POT.SIDE_POTS) is measured from the chips and stays the checker's to get right."""
+    out: Verdict = {}
+    for i, f in _errors(found, "SHOWDOWN.CARDS_SPEAK"):
+        out[i] = ("an award against the written cards",
+                  f"the cards the export writes give \"{f.expected}\" but the export writes \"{f.actual}\"; the"
+                  " site's server ranks the hands and pays the pot, so its written cards or its written award are not"
+                  " what it dealt and paid.")
+    return out
+
+
+#: a raise-not-above-bet finding: the export's raise adds less than the call
+_BELOW_CALL = "DATA.RAISE_NOT_ABOVE_BET"
+
+
+def _anomaly_placeholder_seats(hand: Hand, rp: Replay, found: list[Finding], acts: dict[int, Action]) -> Verdict:
+    """A seat list the hand shows is a re-exporter's placeholder (PokerTracker "HandHQ" iPoker 2607756372:
+    every seat "$100,000.00 in chips", and "Player3: Raise $31.10" adds less than the call with that stack
+    behind, a line the site writes only for an all-in): the seat list is not the site's, so the turn order
+    measured from its seat numbers (Player4, written Seat 4, acts after Seat 8) is the export's. Both tells are
+    needed: equal stacks alone (a fresh table) or a short raise by a player with no chips behind keep the
+    order findings ERRORs."""
+    stacks = {s.stack for s in hand.seats}
+    if len(hand.seats) < 3 or len(stacks) != 1:
+        return {}
+    (stack,) = stacks
+    hidden = None
+    for f in found:
+        a = acts.get(f.action_seq) if f.action_seq is not None else None
+        if f.rule_id == _BELOW_CALL and a is not None:
+            put = sum(b.contribution for b in hand.actions if b.player == a.player and b.seq <= a.seq)
+            if put < stack:
+                hidden = a
+                break
+    if hidden is None:
+        return {}
+    shows = (f"the export writes all {len(hand.seats)} seats with the same {fmt(stack)} stack, and {hidden.player}'s"
+             f" {hidden.kind} adds {fmt(hidden.contribution)}, less than the call, with that stack behind (a line the"
+             " site writes only for an all-in), so the seat list is a re-exporter's placeholder and the turn order"
+             " read from its seat numbers is not the site's.")
+    return {i: ("a placeholder seat list", shows) for i, _ in _errors(found, "ACTION.ORDER")}
+
+
+def _anomaly_limit_level(hand: Hand, rp: Replay, found: list[Finding], acts: dict[int, Action]) -> Verdict:
+    """A limit hand whose stated level no big blind posted matches (HHSmithy's Merge 56150235-132: the
+    description "Limit $10/$20", a 10.00 big blind and small bet, over posts of 1.00/2.00, then "RAISE 6.00"
+    and "BET 6.00", legal at neither level): a limit game's big blind is its small bet, which the site's
+    software posts from the table's stakes, so the export states the level two ways, and every bet size,
+    call and turn of the hand is measured against one of them. A big blind short of the level because the
+    poster is all-in by it is no contradiction, nor is a limit hand that posts its level."""
+    if hand.betting != "FL" or not hand.bb:
+        return {}
+    stack = {s.player: s.stack for s in hand.seats}
+    posts = [a for a in hand.actions if a.kind is Kind.POST_BB]
+    if not posts or any(a.contribution == hand.bb or a.contribution >= stack.get(a.player, 0) for a in posts):
+        return {}
+    shows = (f"the export states the limit level as a {fmt(hand.bb)} big blind (the small bet), but the site posted"
+             f" {fmt(posts[0].contribution)}; the software posts a limit table's big blind from its stakes, so the"
+             " export states the level two ways, and the hand's bet sizes are measured against one of them.")
+    return {i: ("a limit level the posts contradict", shows) for i, f in _errors(found) if f.action_seq is not None}
+
+
 _ANOMALIES: tuple[Callable[[Hand, Replay, list[Finding], dict[int, Action]], Verdict], ...] = (
     _anomaly_blinds_section_raise,
     _anomaly_header_level,
@@ -342,6 +431,10 @@ _ANOMALIES: tuple[Callable[[Hand, Replay, list[Finding], dict[int, Action]], Ver
     _anomaly_one_unit,
     _anomaly_unbet_street,
     _anomaly_rounded_header_sb,
+    _anomaly_equal_blinds_header,
+    _anomaly_award_against_cards,
+    _anomaly_placeholder_seats,
+    _anomaly_limit_level,
 )
 
 

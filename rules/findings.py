@@ -25,7 +25,7 @@ import re
 from typing import NamedTuple
 
 #: bump when a check's logic changes, so stored findings say which logic produced them
-RULES_VERSION = "2026.4"  # REVIEW / DATA severities (issue 13); 2026.3: CLOCK.*; 2026.2: round 3
+RULES_VERSION = "2026.5"  # leave marker, four anomalies; 2026.4: REVIEW / DATA; 2026.3: CLOCK.*; 2026.2: round 3
 
 #: the rulebook's text decides and the record breaks it
 ERROR = "error"

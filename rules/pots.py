@@ -210,7 +210,9 @@ def check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake | None = None) ->
     Online (``Profile.software_dealt``) the site's software paid the pots: when the hand's own chips do
     not add up (put in vs paid out and raked, or a stack smaller than what it put in), the awards
     cannot be judged against pots built from those chips, so such findings are DATA and name the
-    anomaly; a hand that reconciles and still pays the wrong player stays an ERROR.
+    anomaly; a hand that reconciles and still pays the wrong player is an ERROR here (online its
+    SHOWDOWN.CARDS_SPEAK is then turned DATA by ``rules.exportdata``: the server ranks and pays, so a pot
+    paid against the written cards is the export's; POT.SIDE_POTS, the division, stays an ERROR).
     """
     if hand.cancelled or not hand.awards:
         return []
