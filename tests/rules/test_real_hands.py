@@ -14,8 +14,8 @@ Since issue 13 an entry may also be found as DATA (the export contradicts itself
 stacks, totals, and the line-level anomalies of ``rules.exportdata``), which is not an error;
 ``test_data_findings_name_the_export_anomaly`` checks those carry the anomaly's name. Site rules the
 online profile defers to (``SITE_RULE``) are INFO. What stays ERROR, and why, is ``STILL_ERROR``
-(``test_closed_figures_online``: 8 findings in 5 hands, hands and tournaments; 13 in 8 hands before this
-round, 61 before ``rules.exportdata``).
+(``test_closed_figures_online``: none is left, hands and tournaments; 8 in 5 hands before the last round,
+13 in 8 hands before that, 61 before ``rules.exportdata``).
 
 Every registered format is in the closed list: a format with findings outside it fails.
 Parses every file of ../shared/data/hands and ../shared/data/tournaments once (about 15 s) and checks the
@@ -84,10 +84,9 @@ SITE_BLANK_PLAYER = "site: a player written with a blank name"
 #: parser reads the line as the site folding the leaving player there, and online a fold out of turn that is
 #: the player's last act is that (rules.replay ``_leaves``); no entry left, the name is kept for routing
 PARSER_LEFT_DROPPED = "parser: 'has left the table' dropped (the site's fold of a leaving player)"
-#: BetOnline 900204952: "Player0 has left the table" while Player9 is due (Player0 had called); the parser
-#: keeps it as the site's fold where written, but the model has no leave marker, so it reads as a fold out
-#: of turn, which online is an ERROR (test_betting test_action_order "late"); routed: an Action marker
-#: for a leave (parsers/model.py) would let the checker tell the site's fold of a leaver from it
+#: BetOnline 900204952: "Player0 has left the table" while Player9 is due (Player0 had called). Fixed (issue
+#: 13): the parser marks the site's fold of a leaver (``Action.left_table``), which takes no turn and has no
+#: order to judge (rules.replay); no entry left, the name is kept for routing
 PARSER_LEAVE_AS_FOLD = "parser: a leave is a fold where written (the model has no leave marker)"
 #: BetOnline 2012 PLO file: pots already net of rake under "Rake 0.00", multi-pot hands credit only
 #: some pots (see tests/parsers/test_betonline.py for the hand arithmetic)
@@ -112,13 +111,16 @@ CHECKER_BIG_BET = "checker: limit big bet is not 2 x bb (888 $0.12/$0.25)"
 #: HHSmithy's StreetTests fixtures are hand-edited copies (another board pasted in): Boss Media
 #: 2089896542 deals card 2 (3d) to ItalyToast and again as the turn; PokerStars 109687480274 shows
 #: Fishmax3 [5d Kd] on a board holding 5d and calls both hands "Tens" with no ten on it; 888
-#: 539478640 gives the pot to Jack3bet's A6 over MomWasRight's 44 on that same pasted board
+#: 539478640 gives the pot to Jack3bet's A6 over MomWasRight's 44 on that same pasted board (online DATA:
+#: "an award against the written cards", the server ranks and pays)
 SITE_EDITED_FIXTURE = "site: third-party fixture with edited cards"
 #: PokerTracker "HandHQ" re-exports write every stack as $100,000.00: iPoker 2607739781 "Player7:
 #: Raise $23.38" over a $14.05 bet (min 28.10) is a short all-in the written stack hides
 SITE_HANDHQ_STACKS = "site: re-export replaces every stack with $100,000"
 #: PokerTracker re-exports out of seat order: iPoker 2607756372 Seat 4 acts after Seat 8 and before
-#: the dealer (Seat 1); Zone 3704959981 writes "P5-693652VV: Call $14.00" before "Hero: Bet $14.00"
+#: the dealer (Seat 1), its seat list a placeholder (every stack $100,000, "Player3: Raise $31.10" below the
+#: call with that stack behind: DATA); Zone 3704959981 writes "P5-693652VV: Call $14.00" before "Hero: Bet
+#: $14.00"
 SITE_REEXPORT_ORDER = "site: re-export writes actions out of seat order"
 #: Merge "Bad Beat - Rue St Catherine" table: 7.00 in, 6.20 won (3047310402805), 7.50 / 6.63 (…828),
 #: 9.34 / 8.38 (…831): a jackpot drop on top of the rake, neither written
@@ -136,7 +138,9 @@ SITE_BOL_PLO_ORDER = "site: BetOnline 2012 PLO writes a fold after later seats a
 #: Merge 35035866-453 (fpdb: "no.community"): the flop round holds only the big blind's check after
 #: a reconnect (the small blind, first to act after the flop, never acts) and no flop cards
 SITE_NO_FLOP_ROUND = "site: preflop check written in the flop round"
-#: HHSmithy Merge 56150235-132: description "Limit $10/$20", blinds $1/$2, "RAISE 6.00", "BET 6.00"
+#: HHSmithy Merge 56150235-132: description "Limit $10/$20", blinds $1/$2, "RAISE 6.00", "BET 6.00". The
+#: parser keeps the described level (bb 10.00, the limit's small bet); the posted 2.00 contradicts it, so
+#: the hand's betting findings are DATA ("a limit level the posts contradict", rules.exportdata)
 SITE_HEADER_STRUCTURE = "site: description's limit and stakes contradict the hand"
 #: Merge 71732021-1470 (fpdb: "player.acts.after.fold"): Player5 folds preflop, "CALL 0.05" on the
 #: river; 71748131-1802 (fpdb: "weird.all.in.line"): Player2 (dealtin="false", $0.00) "CHECK"s
@@ -179,30 +183,16 @@ UNREVIEWED = "not yet triaged"
 SITE_RULE = (SITE_HALF_BLIND_POST, SITE_TWO_STRADDLES, SITE_BB_STRADDLES)
 
 #: the hands whose findings stay ERROR under online-standard (issue 13), and why: each was opened and judged.
-#: The record as read breaks the book's text and no line of the hand contradicts another, so no DATA
-#: reading rests on the record alone. Turned since the first list (13 ERRORs in 8 hands): 888:6551093 (a
-#: header small blind that is an odd big blind's rounded half: DATA), ipoker:2607739781 (the river dealt
-#: unbet with both players holding chips by the written stacks: DATA) and betonline:1605730318 (the parser
-#: now reads 'has left the table' as the site's fold of the leaving small blind at the deal: no finding)
-STILL_ERROR: dict[str, str] = {
-    "888:539478640": "cards speak: 44 beats A6 on the written board and 888 ranks a hand it writes as 'mucks"
-                     " [cards]' (888:775396118 pays one), so the award to A6 is a misaward by the record; the edit"
-                     " (a pasted board, HHSmithy's StreetTests) is known only from outside the hand",
-    "ongame:R5-21973400-50": "one blind off the header: 'EUR1/EUR1' and a small blind of 0.50 posted, while OnGame's"
-                             " equal-blind pot-limit tables post both ($5/$5 posts 5 and 5); the hand-written"
-                             " one-blind-off case is an ERROR too (test_new_rules header_blinds(50, 150))",
-    "betonline:900204952": "Player0 'has left the table' while Player9 is due: read as the site's fold where"
-                           " written (the parser keeps the line since issue 13), but with no leave marker in the"
-                           " model it is a fold out of turn, an ERROR online as the hand-written 'late' fold of"
-                           " test_betting test_action_order; routed to the model's owner (PARSER_LEAVE_AS_FOLD)",
-    "ipoker:2607756372": "Player1 raises while Player4 (the post-both seat after the big blind) is due: the"
-                         " HandHQ re-export's seat numbers are suspected (seats 5..8 follow the action order), but"
-                         " no line of the hand contradicts the order (its river raise amount is DATA, after it)",
-    "merge:56150235-132": "a parser loss, routed to the parsers: the description's 'Limit $10/$20' (blinds 5/10)"
-                          " contradicts the $1/$2 blinds posted, but parsers/formats/merge.py takes a limit flop"
-                          " game's stakes from the posts, so the parsed hand is a consistent FL 1/2 hand whose"
-                          " raise to 6 and bet of 6 break the fixed sizes",
-}
+#: None is left. The last five, each opened in the shared data (tests/rules/test_last_errors.py holds a test
+#: per fix): 888:539478640 (a pot paid against the cards the export writes: online the server ranks and
+#: pays, DATA; live it stays an ERROR), ongame:R5-21973400-50 (an equal-blinds header "EUR1/EUR1" over a
+#: small blind of exactly half the big blind: DATA), betonline:900204952 (the parser marks the site's fold of
+#: a leaver, ``Action.left_table``: no order to judge, no finding), ipoker:2607756372 (HandHQ's placeholder
+#: seat list, every stack $100,000 and a raise below the call with that stack behind: the order findings
+#: DATA) and merge:56150235-132 (the parser keeps the description's limit level, "Limit $10/$20", as bb, and
+#: the posted 1/2 contradicts it: DATA). Turned before them: 888:6551093, ipoker:2607739781,
+#: betonline:1605730318.
+STILL_ERROR: dict[str, str] = {}
 
 FORMATS = (
     "absolute",
@@ -582,7 +572,6 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
         "put in 709",
         SITE_STALE_STACK,
     ),
-    ("betonline:900204952", "ACTION.ORDER", 7, "Player9 to act", "Player0 acted", PARSER_LEAVE_AS_FOLD),
     (
         "bossmedia:2089896542",
         "DECK.DUPLICATE_CARD",
@@ -657,22 +646,12 @@ KNOWN: tuple[tuple[str, str, int | None, str, str, str], ...] = (
     ),
     ("merge:35035866-453", "ACTION.ORDER", 6, "Player4 to act", "Hero acted", SITE_NO_FLOP_ROUND),
     ("merge:35035866-453", "ACTION.ORDER", 7, "Player4 to act on flop", "flop closed, turn began", SITE_NO_FLOP_ROUND),
-    (
-        "merge:56150235-132",
-        "BET.LIMIT_SIZE",
-        2,
-        "raise to at most 400 (the fixed bet size)",
-        "raise to 600",
-        SITE_HEADER_STRUCTURE,
-    ),
-    (
-        "merge:56150235-132",
-        "BET.LIMIT_SIZE",
-        5,
-        "raise to at most 200 (the fixed bet size)",
-        "bet to 600",
-        SITE_HEADER_STRUCTURE,
-    ),
+    ("merge:56150235-132", "DATA.RAISE_NOT_ABOVE_BET", 2, "raise above 1,000", "raise to 600", SITE_HEADER_STRUCTURE),
+    ("merge:56150235-132", "UNDERCALL.FULL_CALL", 3, "full call 800", "call 400 stood", SITE_HEADER_STRUCTURE),
+    ("merge:56150235-132", "ACTION.ORDER", 4, "Daisy19 to act on preflop", "preflop closed, flop began",
+     SITE_HEADER_STRUCTURE),
+    ("merge:56150235-132", "BET.LIMIT_SIZE", 5, "raise to at most 200 (the fixed bet size)", "bet to 600",
+     SITE_HEADER_STRUCTURE),
     ("merge:71732021-1470", "ACTION.ORDER", 12, "Player0 to act", "Player5 acted", SITE_STRAY_ACTIONS),
     ("merge:71732021-1470", "POT.UNCALLED_RETURN", 14, "return 2,595", "returned 2,600", SITE_STRAY_ACTIONS),
     ("merge:71732021-1470", "UNDERCALL.FULL_CALL", 12, "full call 2,600", "call 5 stood", SITE_STRAY_ACTIONS),
@@ -1306,12 +1285,12 @@ def test_every_format_with_findings_is_in_the_closed_list(real_errors):
 def test_closed_figures_online(real_errors):
     """Issue 13's figures on ../shared/data/hands and tournaments under online-standard (per hand, no
     warehouse): the ERRORs are exactly those of STILL_ERROR's hands, every one listed in KNOWN; the rest of
-    the closed list is DATA or INFO now. `floorman check` on both folders gives the same 8 (README)."""
+    the closed list is DATA or INFO now: no ERROR is left (8 in 5 hands before the last round)."""
     errors, _, fmt_of = real_errors
     listed = {k[:5] for k in KNOWN}
     assert {k[0] for k in errors} == set(STILL_ERROR), sorted({k[0] for k in errors} ^ set(STILL_ERROR))
     assert errors <= listed
-    assert len(errors) == 8  # 2 + 1 + 1 + 2 + 2 (61 before rules.exportdata, 13 before this round)
+    assert len(errors) == 0  # 8 before the last round, 13 before that, 61 before rules.exportdata
     # every other listed site item is still found, as DATA or INFO (parser items may vanish when fixed)
     for hid, rule, seq, exp, act, cause in KNOWN:
         key = (hid, rule, seq, exp, act)
