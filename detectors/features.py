@@ -22,6 +22,7 @@ networks, are different people). Flags show the plain name; ``run.plain_name`` s
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 
 import duckdb
 import polars as pl
@@ -42,6 +43,39 @@ def replace_view(con: duckdb.DuckDBPyConnection, name: str, sql: str) -> None:
     con.execute(f"CREATE TEMP VIEW {name} AS {sql}")
 
 
+#: the string-keyed views other code reads over the integer-keyed tables (``create_views``)
+VIEWS = {
+    "hh": "SELECT hand_id, site, started_at, hand_date, table_name, variant, bb, button_seat, board FROM k_hand",
+    "cards": "SELECT h.hand_id, p.player, c.cards FROM k_cards c JOIN k_hand h USING (hk) JOIN k_player p USING (pk)",
+    "hp": """SELECT h.hand_id, p.player, k.seat_no, k.stack, k.bb, k.hand_date, h.started_at, h.table_name,
+               k.n_dealt, k.pos, k.pos_group, k.put_in, k.won, k.net, k.vpip, k.pfr, k.fold_seq, k.fold_street,
+               k.post_aggr, k.post_call, k.post_passive, k.all_in, k.saw_flop, k.cards, k.wtsd, k.n_live_end
+        FROM k_hp k JOIN k_hand h USING (hk) JOIN k_player p USING (pk)""",
+    "strength": "SELECT h.hand_id, p.player, s.street, s.bucket, s.rank, s.chen "
+                "FROM k_strength s JOIN k_hand h USING (hk) JOIN k_player p USING (pk)",
+    "dec": """SELECT h.hand_id, d.seq, d.street, p.player, d.kind, d.contribution,
+               CAST(d.to_call AS HUGEINT) AS to_call, d.facing, d.aggr, d.fold, d.calls, l.player AS last_aggr,
+               CAST(d.raises_before AS HUGEINT) AS raises_before,
+               CAST(d.n_live AS HUGEINT) AS n_live, CAST(d.pot_before AS HUGEINT) AS pot_before, d.pos_group, d.bb,
+               d.bucket, d.rank, d.chen
+        FROM k_dec d JOIN k_hand h USING (hk) JOIN k_player p USING (pk)
+        LEFT JOIN k_player l ON l.pk = d.last_aggr""",
+}
+
+
+def create_views(con: duckdb.DuckDBPyConnection, names: Sequence[str] = tuple(VIEWS)) -> None:
+    """The views of ``VIEWS`` over k_ tables built elsewhere (``detectors.partial`` loads them from
+    the partitions' files instead of building them here)."""
+    for name in names:
+        replace_view(con, name, VIEWS[name])
+
+
+def detected_hands(alias: str = "h") -> str:
+    """The hands the detectors read (``hands`` rows aliased ``alias``), before any date window."""
+    non_flop = ", ".join(f"'{v}'" for v in sorted(NON_FLOP_VARIANTS))
+    return f"NOT {alias}.cancelled AND {alias}.variant NOT IN ({non_flop})"
+
+
 def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | None = None,
           until: str | None = None) -> None:
     """Create the feature tables (views hh, cards, hp, strength, dec) for hands in [since, until]."""
@@ -49,8 +83,7 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     # the detectors model flop games only: stud and draw hands (rules.money checks their money)
     # would count as hands dealt with no preflop entry in VPIP/PFR and in co-presence and chip flow
-    non_flop = ", ".join(f"'{v}'" for v in sorted(NON_FLOP_VARIANTS))
-    where = ["NOT h.cancelled", f"h.variant NOT IN ({non_flop})"]
+    where = [detected_hands()]
     params: list[str] = []
     if since:
         where.append("h.hand_date >= CAST(? AS DATE)")
@@ -69,8 +102,7 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
         WHERE {" AND ".join(where)}""",
         params,
     )
-    replace_view(con, "hh", "SELECT hand_id, site, started_at, hand_date, table_name, variant, bb, button_seat, "
-                            "board FROM k_hand")
+    replace_view(con, "hh", VIEWS["hh"])
     _keys(con)
     _cards(con, mode)
     _hand_players(con)
@@ -115,8 +147,7 @@ def _cards(con: duckdb.DuckDBPyConnection, mode: str) -> None:
             WHERE a.kind IN ('show', 'muck') AND length(a.cards) = 4 AND a.cards NOT LIKE '%?%'
         ) GROUP BY ALL"""
     )
-    replace_view(con, "cards", "SELECT h.hand_id, p.player, c.cards FROM k_cards c JOIN k_hand h USING (hk) "
-                               "JOIN k_player p USING (pk)")
+    replace_view(con, "cards", VIEWS["cards"])
 
 
 def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
@@ -174,13 +205,7 @@ def _hand_players(con: duckdb.DuckDBPyConnection) -> None:
         SELECT j.*, l.n_live_end, j.fold_seq IS NULL AND l.n_live_end >= 2 AND j.saw_flop AS wtsd
         FROM j JOIN live l USING (hk)"""
     )
-    replace_view(
-        con, "hp",
-        """SELECT h.hand_id, p.player, k.seat_no, k.stack, k.bb, k.hand_date, h.started_at, h.table_name,
-               k.n_dealt, k.pos, k.pos_group, k.put_in, k.won, k.net, k.vpip, k.pfr, k.fold_seq, k.fold_street,
-               k.post_aggr, k.post_call, k.post_passive, k.all_in, k.saw_flop, k.cards, k.wtsd, k.n_live_end
-        FROM k_hp k JOIN k_hand h USING (hk) JOIN k_player p USING (pk)""",
-    )
+    replace_view(con, "hp", VIEWS["hp"])
 
 
 def _strength(con: duckdb.DuckDBPyConnection) -> None:
@@ -219,8 +244,7 @@ def _strength(con: duckdb.DuckDBPyConnection) -> None:
         con.register("_post", post.filter(pl.col("rank").is_not_null()).to_arrow())
         con.execute(f"INSERT INTO k_strength SELECT hk, pk, street, {bucket}, rank, NULL FROM _post")
         con.unregister("_post")
-    replace_view(con, "strength", "SELECT h.hand_id, p.player, s.street, s.bucket, s.rank, s.chen "
-                                  "FROM k_strength s JOIN k_hand h USING (hk) JOIN k_player p USING (pk)")
+    replace_view(con, "strength", VIEWS["strength"])
 
 
 _DECISIONS = ("fold", "check", "call", "bet", "raise")
@@ -304,13 +328,4 @@ def _decisions(con: duckdb.DuckDBPyConnection) -> None:
         LEFT JOIN k_strength s ON s.hk = c.hk AND s.pk = c.pk AND s.street = c.street"""
     )
     con.unregister("_scan")
-    replace_view(
-        con, "dec",
-        """SELECT h.hand_id, d.seq, d.street, p.player, d.kind, d.contribution, CAST(d.to_call AS HUGEINT) AS to_call,
-               d.facing, d.aggr, d.fold, d.calls, l.player AS last_aggr,
-               CAST(d.raises_before AS HUGEINT) AS raises_before,
-               CAST(d.n_live AS HUGEINT) AS n_live, CAST(d.pot_before AS HUGEINT) AS pot_before, d.pos_group, d.bb,
-               d.bucket, d.rank, d.chen
-        FROM k_dec d JOIN k_hand h USING (hk) JOIN k_player p USING (pk)
-        LEFT JOIN k_player l ON l.pk = d.last_aggr""",
-    )
+    replace_view(con, "dec", VIEWS["dec"])

@@ -24,6 +24,11 @@ TABLES = ("hh", "cards", "hp", "strength", "dec", "allin_ev", "t_player_stats",
 _FLOATS = (pl.Float32, pl.Float64)
 
 
+def canonical(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` in the canonical order snapshots use (columns and rows sorted)."""
+    return _sorted(frame)
+
+
 def _sorted(frame: pl.DataFrame) -> pl.DataFrame:
     """Rows in a canonical order: exact columns first, floats last (they only break ties)."""
     cols = sorted(frame.columns)
@@ -46,7 +51,15 @@ def run_all(con: duckdb.DuckDBPyConnection, mode: str = "operator",
     allin_m.build_allin_ev(con)
     stats_m.player_stats(con)
     stats_m.pair_stats(con)
-    u: pl.DataFrame = pairs_m.unordered(pairs_m.directional(pairs_m.summed_pair_stats(con)))
+    return scored_pairs(con, pairs_m)
+
+
+def scored_pairs(con: duckdb.DuckDBPyConnection, pairs_m: ModuleType | None = None) -> pl.DataFrame:
+    """The scored unordered pairs from the statistics tables already built on ``con``."""
+    from detectors import pairs
+
+    impl = pairs_m or pairs
+    u: pl.DataFrame = impl.unordered(impl.directional(impl.summed_pair_stats(con)))
     return rule_scores(u)
 
 

@@ -308,6 +308,22 @@ def _card_columns() -> str:
     return ",\n            ".join(cols)
 
 
+#: string-keyed views over the per-hand pair tables that need no baseline (``pair_views``)
+PAIR_VIEWS = {
+    "pflow": """SELECT h.hand_id, f.hand_date, pa.player AS a, pb.player AS b, f.flow_cbb, f.a_folded, f.both_flop,
+               f.a_better
+        FROM k_pflow f JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = f.a JOIN k_player pb ON pb.pk = f.b""",
+    "psq": """SELECT h.hand_id, pa.player AS a, pb.player AS b, q.callers_squeezed, q.third_folds, q.a_folds_after
+        FROM k_psq q JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = q.a JOIN k_player pb ON pb.pk = q.b""",
+}
+
+
+def pair_views(con: duckdb.DuckDBPyConnection) -> None:
+    """The pflow and psq views over k_pflow and k_psq loaded from the partitions."""
+    for name, sql in PAIR_VIEWS.items():
+        replace_view(con, name, sql)
+
+
 def _flows(con: duckdb.DuckDBPyConnection) -> None:
     """k_pflow / pflow: each losing voluntary player's loss shared out over the pot's winners."""
     con.execute(
@@ -329,12 +345,7 @@ def _flows(con: duckdb.DuckDBPyConnection) -> None:
         LEFT JOIN pre pb ON pb.hk = l.hk AND pb.pk = w.pk
         WHERE l.net < 0 AND l.vpip"""
     )
-    replace_view(
-        con, "pflow",
-        """SELECT h.hand_id, f.hand_date, pa.player AS a, pb.player AS b, f.flow_cbb, f.a_folded, f.both_flop,
-               f.a_better
-        FROM k_pflow f JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = f.a JOIN k_player pb ON pb.pk = f.b""",
-    )
+    replace_view(con, "pflow", PAIR_VIEWS["pflow"])
 
 
 def _squeezes(con: duckdb.DuckDBPyConnection) -> None:
@@ -356,11 +367,7 @@ def _squeezes(con: duckdb.DuckDBPyConnection) -> None:
         JOIN k_hp pa ON pa.hk = s.hk AND pa.pk = s.a
         GROUP BY ALL"""
     )
-    replace_view(
-        con, "psq",
-        """SELECT h.hand_id, pa.player AS a, pb.player AS b, q.callers_squeezed, q.third_folds, q.a_folds_after
-        FROM k_psq q JOIN k_hand h USING (hk) JOIN k_player pa ON pa.pk = q.a JOIN k_player pb ON pb.pk = q.b""",
-    )
+    replace_view(con, "psq", PAIR_VIEWS["psq"])
 
 
 def _card_spots(con: duckdb.DuckDBPyConnection) -> None:
@@ -398,31 +405,41 @@ def _card_spots(con: duckdb.DuckDBPyConnection) -> None:
     )
 
 
-def _together(con: duckdb.DuckDBPyConnection, min_hands: int) -> None:
-    """k_tog: hands, sessions and confrontations per (day, A, B), every pair; k_keep: the pairs
-    that shared at least ``min_hands`` hands in the window (the only ones scored)."""
+def together_rows(con: duckdb.DuckDBPyConnection) -> None:
+    """k_tog_t: hands and confrontations per (day, A, B, table), every pair. Additive over hands
+    (a partition builds its own; the night sums them per day, pair and table, then counts tables)."""
     con.execute(
-        """CREATE OR REPLACE TEMP TABLE k_tog AS
+        """CREATE OR REPLACE TEMP TABLE k_tog_t AS
         WITH nf AS (
             SELECT hk, count(*) FILTER (WHERE saw_flop) AS n_flop, sum(post_aggr) AS post_aggr
             FROM k_hp GROUP BY hk
         )
+        SELECT a.hand_date, a.pk AS a, b.pk AS b, a.tk,
+            count(*) AS n,
+            count(*) FILTER (WHERE a.vpip AND b.vpip) AS c1,
+            count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2) AS c2,
+            count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2 AND nf.post_aggr = 0
+                             AND a.wtsd AND b.wtsd) AS c3
+        FROM k_hp a JOIN k_hp b ON b.hk = a.hk AND b.pk <> a.pk
+        JOIN nf ON nf.hk = a.hk
+        GROUP BY ALL"""
+    )
+
+
+def _together(con: duckdb.DuckDBPyConnection, min_hands: int) -> None:
+    """k_tog: hands, sessions and confrontations per (day, A, B), every pair, from k_tog_t (one row
+    per day, pair and table); k_keep: the pairs that shared at least ``min_hands`` hands in the
+    window (the only ones scored)."""
+    con.execute(
+        """CREATE OR REPLACE TEMP TABLE k_tog AS
         -- per table first, then per pair: counting the tables is a plain count, not a DISTINCT
         SELECT hand_date, a, b, CAST(sum(n) AS BIGINT) AS hands_together, count(tk) AS sessions_together,
             CAST(sum(c1) AS BIGINT) AS confrontations, CAST(sum(c2) AS BIGINT) AS hu_confrontations,
             CAST(sum(c3) AS BIGINT) AS hu_checkdowns
-        FROM (
-            SELECT a.hand_date, a.pk AS a, b.pk AS b, a.tk,
-                count(*) AS n,
-                count(*) FILTER (WHERE a.vpip AND b.vpip) AS c1,
-                count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2) AS c2,
-                count(*) FILTER (WHERE a.saw_flop AND b.saw_flop AND nf.n_flop = 2 AND nf.post_aggr = 0
-                                 AND a.wtsd AND b.wtsd) AS c3
-            FROM k_hp a JOIN k_hp b ON b.hk = a.hk AND b.pk <> a.pk
-            JOIN nf ON nf.hk = a.hk
-            GROUP BY ALL)
+        FROM k_tog_t
         GROUP BY ALL"""
     )
+    con.execute("DROP TABLE k_tog_t")
     # seat labels and placeholders ("Big Blind", "Hero", "Player5") are seats, not people: never a pair
     con.execute(
         """CREATE OR REPLACE TEMP TABLE k_keep AS
@@ -475,14 +492,25 @@ REST_COLUMNS = ("hands_together", "confrontations", "flow_cbb", "flow_fold_cbb",
                 "csn_b_stronger_n", "csn_b_stronger_aggr", "csn_b_stronger_exp")
 
 
-def pair_stats(con: duckdb.DuckDBPyConnection, min_hands: int = MIN_HANDS) -> None:
-    """Create temp table t_pair_stats (per hand_date, player_a, player_b), ordered pairs that
-    shared at least ``min_hands`` hands in the window, and t_pair_rest (per hand_date, player_a):
-    the same sums over every other opponent, so a player's totals are those of all decisions."""
-    _together(con, min_hands)
-    pair_decisions(con)
+def per_hand_pair_rows(con: duckdb.DuckDBPyConnection) -> None:
+    """k_tog_t, k_pflow, k_psq: the pair rows that need no population baseline (each hand's own
+    rows), built per partition by ``detectors.partial`` and only summed at night."""
+    together_rows(con)
     _flows(con)
     _squeezes(con)
+
+
+def pair_stats(con: duckdb.DuckDBPyConnection, min_hands: int = MIN_HANDS, loaded: bool = False) -> None:
+    """Create temp table t_pair_stats (per hand_date, player_a, player_b), ordered pairs that
+    shared at least ``min_hands`` hands in the window, and t_pair_rest (per hand_date, player_a):
+    the same sums over every other opponent, so a player's totals are those of all decisions.
+    ``loaded``: k_tog_t, k_pflow and k_psq came from the partitions (``detectors.partial``)."""
+    if not loaded:
+        per_hand_pair_rows(con)
+    else:
+        pair_views(con)
+    _together(con, min_hands)
+    pair_decisions(con)
     _card_spots(con)
     _pair_sums(con)
     con.execute(
