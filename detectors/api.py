@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,11 @@ from detectors.evaluate import evaluate, load_truth
 from detectors.run import Params, detect
 
 
-def detect_warehouse(con: duckdb.DuckDBPyConnection, mode: str = "operator", **params: Any) -> dict[str, Any]:
-    """Run every detector on an open (writable) warehouse connection; returns the run summary."""
-    summary = detect("", Params(mode=mode, **params), con=con)
+def detect_warehouse(con: duckdb.DuckDBPyConnection, mode: str = "operator",
+                     partials: Sequence[tuple[Path, str]] = (), **params: Any) -> dict[str, Any]:
+    """Run every detector on an open (writable) warehouse connection; returns the run summary.
+    ``partials``: the partitions' detector tables (``detectors.partial``), used when they match."""
+    summary = detect("", Params(mode=mode, **params), con=con, partials=partials)
     out = asdict(summary)
     out["by_family"] = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_family.items()))
     out["by_severity"] = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_severity.items()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -20,7 +21,7 @@ import duckdb
 import polars as pl
 import polars.selectors as cs
 
-from detectors import allin, evrank, features, graph, learn, pairfx, pairs, queue, stats
+from detectors import allin, evrank, features, graph, learn, pairfx, pairs, partial, queue, stats
 from detectors.calibrate import tail_probability
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 
@@ -109,13 +110,20 @@ def release(con: duckdb.DuckDBPyConnection, stage: str) -> None:
         con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
-def compute(con: duckdb.DuckDBPyConnection, params: Params) -> pl.DataFrame:
-    """Build features and statistics (temp tables) and return the scored unordered pairs."""
-    features.build(con, params.mode, params.since, params.until)
-    allin.build_allin_ev(con, params.mode)
-    stats.player_stats(con)
+def compute(con: duckdb.DuckDBPyConnection, params: Params, partials: Sequence[tuple[Path, str]] = ()
+            ) -> pl.DataFrame:
+    """Build features and statistics (temp tables) and return the scored unordered pairs.
+    ``partials``: each partition's detector file and the token of the partition file combined
+    (``pipelines.steps.combined_detector_tables``); their per-hand tables are loaded
+    instead of built when they stand for exactly this warehouse's hands (``detectors.partial``)."""
+    whole = params.since is None and params.until is None
+    loaded = whole and bool(partials) and partial.load(con, partials, params.mode)
+    if not loaded:
+        features.build(con, params.mode, params.since, params.until)
+        allin.build_allin_ev(con, params.mode)
+        stats.player_stats(con)
     release(con, "player_stats")
-    stats.pair_stats(con)
+    stats.pair_stats(con, loaded=loaded)
     release(con, "pair_stats")
     summed = pairs.summed_pair_stats(con)
     return frame_from_summed(summed, params.min_hands)
@@ -433,9 +441,10 @@ FLAG_COLUMNS = ["flag_id", "run_id", "family", "players", "score", "severity", "
                 "created_at", "first_hand_at", "last_hand_at"]
 
 
-def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyConnection | None = None
-           ) -> RunSummary:
-    """Run every detector on the warehouse at ``db`` and store statistics, flags and the run."""
+def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyConnection | None = None,
+           partials: Sequence[tuple[Path, str]] = ()) -> RunSummary:
+    """Run every detector on the warehouse at ``db`` and store statistics, flags and the run
+    (``partials``: see ``compute``)."""
     params = params or Params()
     t0 = time.perf_counter()
     started = datetime.now(UTC).replace(tzinfo=None)
@@ -450,7 +459,7 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
             con.execute(f"SET threads = {int(params.threads)}")
         apply_schema(con)
         run_id = f"{params.mode}-{started:%Y%m%dT%H%M%S%f}"
-        u = compute(con, params)
+        u = compute(con, params, partials)
         u, model = score(u, params)
         counts = con.execute("SELECT count(DISTINCT hk), count(DISTINCT pk) FROM k_hp").fetchone()
         hands, players = counts or (0, 0)

@@ -139,17 +139,47 @@ def build_partition_hands(files: Sequence[Path], staged: Path) -> IngestSummary:
     return summary
 
 
-def publish_partition(staged: Path, part: Path, rulebook: str | None = None) -> StepResult:
-    """Rule-check a copy of the staged partition and rename it over ``part`` (atomic)."""
+def publish_partition(staged: Path, part: Path, rulebook: str | None = None,
+                      detector_out: Path | None = None) -> StepResult:
+    """Rule-check a copy of the staged partition and rename it over ``part`` (atomic); with
+    ``detector_out``, build the partition's detector tables from that copy first."""
     tmp = _temp_beside(part)
     try:
         _checkpoint(staged)
         shutil.copyfile(staged, tmp)
         result = run_rule_checks(tmp, rulebook)
+        if detector_out is not None:
+            _checkpoint(tmp)  # the token is taken from the file exactly as it is renamed
+            result.metadata["detector_tables_seconds"] = build_detector_tables(tmp, detector_out)
         _replace_db(tmp, part)
     finally:
         _remove_db(tmp)
     return result
+
+
+#: the hole-card mode of the night's detector run (``run_detectors``) and of its partition tables
+DETECT_MODE = "operator"
+
+
+def detector_db(work: Path, partition: str) -> Path:
+    """A partition's detector tables (``detectors.partial``), beside parts/ and not in it: the
+    combined warehouse is built from parts/*.duckdb."""
+    return work / "detect_parts" / f"{partition}.duckdb"
+
+
+def build_detector_tables(part: Path, out: Path) -> float:
+    """The partition's per-hand features, player statistics and pair rows into ``out`` (written
+    beside it and renamed in whole), tied to ``part`` as it is now; returns the seconds."""
+    from detectors import partial
+
+    t0 = time.perf_counter()
+    tmp = _temp_beside(out)
+    try:
+        partial.build(part, tmp, DETECT_MODE, part_token=partial.token(part))
+        os.replace(tmp, out)
+    finally:
+        _remove_db(tmp)
+    return elapsed(t0)
 
 
 def ingest_checks(summary: IngestSummary) -> list[CheckOutcome]:
@@ -185,7 +215,7 @@ def combine_partitions(parts: Sequence[Path], build: Path) -> dict[str, int]:
     byte copy gives the same rows at disk speed instead of re-inserting millions of them; the
     other partitions are folded in with the exactly-once rules of ``merge_warehouses``.
     """
-    for suffix in ("", ".wal"):
+    for suffix in ("", ".wal", ".parts.json"):
         Path(f"{build}{suffix}").unlink(missing_ok=True)
     ordered = sorted(parts)
     if not ordered:
@@ -193,6 +223,7 @@ def combine_partitions(parts: Sequence[Path], build: Path) -> dict[str, int]:
         return {}
     first = ordered[0]
     _checkpoint(first)  # fold a leftover WAL into the file before copying it
+    _record_combined(build, ordered)
     shutil.copyfile(first, build)
     con = connect(build)  # applies the schema (idempotent) to the copy
     try:
@@ -204,6 +235,26 @@ def combine_partitions(parts: Sequence[Path], build: Path) -> dict[str, int]:
     for table, rows in merge_warehouses(build, ordered[1:]).items():
         added[table] = added.get(table, 0) + rows
     return added
+
+
+def _record_combined(build: Path, parts: Sequence[Path]) -> None:
+    """Which partition files (name and token) the build is made of: the detector step uses a
+    partition's detector tables only when they were built from exactly the file combined."""
+    from detectors.partial import token
+
+    for part in parts[1:]:
+        _checkpoint(part)
+    record = {p.stem: token(p) for p in parts}
+    Path(f"{build}.parts.json").write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+
+
+def combined_detector_tables(build: Path, work: Path) -> list[tuple[Path, str]]:
+    """(detector file, token of the partition file combined) for every partition of the build."""
+    record = Path(f"{build}.parts.json")
+    if not record.exists():
+        return []
+    parts = json.loads(record.read_text(encoding="utf-8"))
+    return [(detector_db(work, name), tok) for name, tok in sorted(parts.items())]
 
 
 def _checkpoint(db: Path) -> None:
@@ -258,7 +309,8 @@ def run_detectors(build: Path, work: Path) -> StepResult:
         # 5 GB for DuckDB: with each stage's intermediate tables released (detectors.run.release)
         # a 1M-hand night runs in 83.7 s at a peak RSS of 7.2 GB, inside the detectors' 8 GB;
         # 6 GB was no faster (82.5 s) and peaked at 8.2 GB (bench/detect.py, 2026-12-02, idle)
-        summary = detect_warehouse(con, memory_limit=DETECT_MEMORY)
+        summary = detect_warehouse(con, mode=DETECT_MODE, memory_limit=DETECT_MEMORY,
+                                   partials=combined_detector_tables(build, work))
         total = int((con.execute("SELECT count(*) FROM flags").fetchone() or (0,))[0])
     finally:
         con.close()

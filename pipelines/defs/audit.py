@@ -125,7 +125,8 @@ def partition_rule_findings(context: dg.AssetExecutionContext, audit: AuditResou
     if not staged.exists():
         raise dg.Failure(f"partition {name} has no staged hands: materialise partition_hands first",
                          allow_retries=False)
-    result = steps.publish_partition(staged, steps.partition_db(audit.work_dir, name), audit.rulebook or None)
+    result = steps.publish_partition(staged, steps.partition_db(audit.work_dir, name), audit.rulebook or None,
+                                     detector_out=steps.detector_db(audit.work_dir, name))
     outcomes = [result.check]
     _save_outcomes(_outcomes_path(audit, name, "rules"), outcomes)
     checks = _check_results("partition_rule_findings", outcomes)
