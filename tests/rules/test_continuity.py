@@ -24,6 +24,7 @@ from rules.runner import check_warehouse
 from rules.sequence import sequence_findings
 from tests.conftest import SHARED, real_data
 from tests.rules.builder import load_hands, make_hand
+from tests.rules.t1_coverage import covers
 from warehouse.db import connect
 
 T0 = datetime(2026, 11, 30, 20, 0, 0)
@@ -290,6 +291,7 @@ def _bust_and_back(**kw: Any) -> list[Hand]:
     return [one, two]
 
 
+@covers("ALLIN.HIDDEN_CHIPS", "violating", "CEP-2023", "PKR-cash")
 def test_busted_all_in_back_with_chips(tmp_path: Path) -> None:
     hands = _bust_and_back(**TOURNEY)
     res = run(hands, "CEP-2023")
@@ -310,6 +312,8 @@ def test_busted_all_in_back_with_chips(tmp_path: Path) -> None:
 # --- button, new players, levels -------------------------------------------------------------------
 
 
+@covers("BUTTON.WRONG_POSITION", "violating", "PKR-cash", "CEP-2023")
+@covers("BUTTON.WRONG_POSITION", "silent", "R003-cash")
 def test_button_must_move_one_seat() -> None:
     four = {"Ana": 10_000, "Bea": 10_000, "Cid": 10_000, "Dan": 10_000}
     hands = table(four, [4, 1, 3])  # the button jumps from seat 1 to seat 3, past Bea
@@ -336,6 +340,8 @@ def test_button_stopping_at_a_new_player_is_not_judged() -> None:
     assert ("live:3", "BUTTON.WRONG_POSITION", ERROR) in found(run(skipped, "PKR-cash"))
 
 
+@covers("BUTTON.WRONG_POSITION", "legal", "CEP-2023")
+@covers("BUTTON.WRONG_POSITION", "violating", "CEP-2023")
 def test_dead_button_moves_to_the_previous_small_blind() -> None:
     hands = table({"Ana": 10_000, "Bea": 10_000, "Cid": 10_000, "Dan": 10_000}, [4, 1, 2], **TOURNEY)
     assert found(run(hands, "CEP-2023")) == []
@@ -381,6 +387,8 @@ def _new_player_findings(hands: list[Hand], book: str) -> list[tuple[str, str, s
     return [r for r in found(run(hands, book)) if r[1] == "BLIND.NEW_PLAYER_POSITION"]
 
 
+@covers("BLIND.NEW_PLAYER_POSITION", "violating", "CEP-2023", "TDA-2009")
+@covers("BLIND.NEW_PLAYER_POSITION", "silent", "PKR-cash")
 def test_new_player_dealt_in_between_button_and_small_blind() -> None:
     hands = _new_player(3)  # seat 3: after the button (2), before the small blind (4)
     assert _new_player_findings(hands, "CEP-2023") == [("live:2", "BLIND.NEW_PLAYER_POSITION", ERROR)]
@@ -391,6 +399,7 @@ def test_new_player_dealt_in_between_button_and_small_blind() -> None:
     assert "El único lugar en el que no recibirán cartas" in f.message and "art. 5 Romper Mesas" in f.message
 
 
+@covers("BLIND.NEW_PLAYER_POSITION", "legal", "CEP-2023")
 @pytest.mark.parametrize("seat", [6, 2])
 def test_new_player_after_the_blinds_or_on_the_button_is_legal(seat: int) -> None:
     hands = _new_player(seat) if seat == 6 else _new_player_on_button()
@@ -417,6 +426,8 @@ def chain(first: dict[str, int], specs: list[dict[str, Any]], **kw: Any) -> list
     return hands
 
 
+@covers("BLIND.ABSENT_PLAYER", "violating", "CEP-2023", "TDA-2009")
+@covers("BLIND.ABSENT_PLAYER", "legal", "CEP-2023")
 def test_absent_tournament_player_still_pays_the_big_blind() -> None:
     # hand 1: button 4, blinds Ana (1) and Bea (2); hand 2: the big blind is Cid's (3), who sits out
     skipped = chain(FOUR, [{"button": 4}, {"button": 1, "blinds": ("Bea", "Dan"), "idle": ("Cid",)}], **TOURNEY)
@@ -438,6 +449,9 @@ def _paused(last_bb: str, minutes: int = 1) -> list[Hand]:
     return [replace(h, started_at=T0 + timedelta(minutes=minutes * i)) for i, h in enumerate(hands)]
 
 
+@covers("BLIND.ABSENT_PLAYER", "violating", "R003-cash")
+@covers("BLIND.ABSENT_PLAYER", "legal", "R003-cash")
+@covers("BLIND.ABSENT_PLAYER", "silent", "PKR-cash")
 def test_paused_player_pays_one_round_of_blinds_in_r003() -> None:
     assert found(run(_paused("Dan"), "R003-cash")) == [("live:6", "BLIND.ABSENT_PLAYER", ERROR)]
     assert found(run(_paused("Ana"), "R003-cash")) == []  # one BB and one SB, then not charged
@@ -465,6 +479,7 @@ def test_older_level_after_a_newer_one_in_the_same_tournament() -> None:
     assert found(run([b, replace(a, started_at=T0 + timedelta(minutes=5))], "CEP-2023")) == []
 
 
+@covers("STACK.ADD_ON_TIMING", "violating", "R003-cash")
 def test_chips_added_during_a_hand_used_in_it(tmp_path: Path) -> None:
     script = [("preflop", "Ana", "post_sb", 100), ("preflop", "Bea", "post_bb", 200), ("preflop", "Cid", "fold", None),
               ("preflop", "Ana", "raise", 3_000), ("preflop", "Bea", "call", 2_800)]  # fmt: skip
@@ -492,6 +507,7 @@ def _bb_skips(numbers: list[int] | None = None) -> list[Hand]:
     return hands
 
 
+@covers("BLIND.DEAD_BUTTON", "violating", "CEP-2023")
 def test_dead_button_skip_is_an_error_only_on_proven_pairs() -> None:
     assert _seq(_bb_skips()) == [("live:3", "BLIND.DEAD_BUTTON", ERROR, False)]
     assert _seq(_bb_skips(), "online-standard") == []  # sites move their own button
@@ -521,6 +537,8 @@ def test_position_labels_are_not_players() -> None:
     assert _seq(renamed) == []
 
 
+@covers("BLIND.HEADSUP_TRANSITION", "violating", "CEP-2023", "TDA-2009")
+@covers("BLIND.HEADSUP_TRANSITION", "legal", "CEP-2023")
 def test_headsup_transition_is_the_tds_call() -> None:
     three = chain({"Ana": 10_000, "Bea": 10_000, "Cid": 10_000}, [{"button": 3}], **TOURNEY)  # BB Bea (2)
     two = walk(2, {"Ana": after(three[0])["Ana"], "Bea": after(three[0])["Bea"]}, button=1, blinds=("Ana", "Bea"),

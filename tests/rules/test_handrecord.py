@@ -19,6 +19,7 @@ from rules.handrecord import RecordResult, record_findings, substantial_action
 from rules.profiles import load_mapping
 from tests.conftest import SHARED, real_data
 from tests.rules.builder import load_hands, make_hand
+from tests.rules.t1_coverage import covers
 from warehouse.db import connect
 from warehouse.ingest import ingest_paths
 
@@ -62,6 +63,7 @@ def showdown(shown: dict[str, str], *, mucks: tuple[str, ...] = (), all_in: bool
 
 # --- SHOWDOWN.TABLE_ALL_CARDS --------------------------------------------------------------------------
 
+@covers("SHOWDOWN.TABLE_ALL_CARDS", "violating", "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash")
 @pytest.mark.parametrize("book", BOOKS)
 def test_a_winner_who_tabled_one_card_against_a_tabled_hand(book: str) -> None:
     res = run([showdown({"A": "As??", "B": "3c3d"})], book)
@@ -71,11 +73,14 @@ def test_a_winner_who_tabled_one_card_against_a_tabled_hand(book: str) -> None:
     assert "tabled 1 of 2" in f.actual and "«" in f.message
 
 
+@covers("SHOWDOWN.TABLE_ALL_CARDS", "legal", "CEP-2023")
 def test_a_winner_who_tabled_both_cards_or_won_uncontested_is_legal() -> None:
     assert found(run([showdown({"A": "AsAc", "B": "3c3d"})], "CEP-2023")) == []
     assert found(run([showdown({"A": "As??"}, mucks=("B",))], "CEP-2023")) == []  # B conceded
 
 
+@covers("SHOWDOWN.TABLE_ALL_CARDS", "violating", "R003-cash")
+@covers("SHOWDOWN.TABLE_ALL_CARDS", "legal", "R003-cash")
 def test_omaha_needs_all_four_cards() -> None:
     res = run([showdown({"A": "AsAc", "B": "3c3d4h4s"}, variant="omaha")], "R003-cash")
     assert found(res) == [("SHOWDOWN.TABLE_ALL_CARDS", ERROR)]
@@ -84,6 +89,7 @@ def test_omaha_needs_all_four_cards() -> None:
 
 # --- SHOWDOWN.ALLIN_TABLED -------------------------------------------------------------------------------
 
+@covers("SHOWDOWN.ALLIN_TABLED", "violating", "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash")
 @pytest.mark.parametrize(("book", "want"), [("CEP-2023", WARNING), ("TDA-2009", WARNING), ("PKR-cash", WARNING),
                                             ("R003-cash", WARNING), ("online-standard", DATA)])
 def test_the_all_in_player_mucking_at_the_showdown(book: str, want: str) -> None:
@@ -91,6 +97,8 @@ def test_the_all_in_player_mucking_at_the_showdown(book: str, want: str) -> None
     assert ("SHOWDOWN.ALLIN_TABLED", want) in found(res)
 
 
+@covers("SHOWDOWN.ALLIN_TABLED", "violating", "CEP-2023", "PKR-cash")
+@covers("SHOWDOWN.ALLIN_TABLED", "silent", "R003-cash")
 @pytest.mark.parametrize(("book", "want"), [("CEP-2023", [("SHOWDOWN.ALLIN_TABLED", WARNING)]),
                                             ("PKR-cash", [("SHOWDOWN.ALLIN_TABLED", WARNING)]),
                                             ("R003-cash", [])])
@@ -108,6 +116,8 @@ def test_an_export_that_writes_no_showing_is_not_checked() -> None:
 
 # --- DECK.CARD_COUNT and DECK.FOREIGN_CARD -------------------------------------------------------------
 
+@covers("DECK.CARD_COUNT", "violating", "PKR-cash")
+@covers("DECK.CARD_COUNT", "legal", "PKR-cash")
 @pytest.mark.parametrize(("cards", "board", "want"), [
     ("AsAcKd", "AhKdQc7s2d", [("DECK.CARD_COUNT", ERROR)]),
     ("AsAc", "AhKd", [("DECK.CARD_COUNT", ERROR)]),
@@ -120,6 +130,8 @@ def test_card_counts(cards: str, board: str, want: list[tuple[str, str]]) -> Non
     assert found(run([hand], "PKR-cash")) == want
 
 
+@covers("DECK.FOREIGN_CARD", "violating", "PKR-cash", "CEP-2023")
+@covers("DECK.FOREIGN_CARD", "legal", "PKR-cash", "CEP-2023")
 @pytest.mark.parametrize(("book", "want"), [("PKR-cash", ERROR), ("CEP-2023", REVIEW), ("online-standard", DATA)])
 def test_a_low_card_in_short_deck_is_from_another_deck(book: str, want: str) -> None:
     hand = showdown({"A": "AsAc", "B": "6c6d"}, variant="shortdeck", dealt={"A": "AsAc", "B": "5c6d"},
@@ -140,6 +152,7 @@ def test_substantial_action_is_two_actions_one_paying_or_any_three() -> None:
     assert not substantial_action(2, 0) and not substantial_action(1, 1)
 
 
+@covers("MISDEAL.SA_LOCK", "violating", "CEP-2023", "PKR-cash", "R003-cash", "TDA-2009")
 @pytest.mark.parametrize(("book", "want"), [("CEP-2023", ERROR), ("PKR-cash", ERROR), ("R003-cash", ERROR),
                                             ("TDA-2009", REVIEW), ("online-standard", DATA)])
 def test_a_hand_cancelled_after_substantial_action(book: str, want: str) -> None:
@@ -147,6 +160,7 @@ def test_a_hand_cancelled_after_substantial_action(book: str, want: str) -> None
     assert found(run([hand], book)) == [("MISDEAL.SA_LOCK", want)]
 
 
+@covers("MISDEAL.SA_LOCK", "legal", "CEP-2023")
 def test_a_hand_cancelled_before_substantial_action_is_legal() -> None:
     hand = make_hand([("A", 5000), ("B", 5000)], [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200),
                                                   ("preflop", "A", "fold", None)], button=1)
@@ -160,6 +174,8 @@ def _raked(rake: int) -> object:
     return replace(hand, awards=[hand.awards[0]._replace(amount=2000 - rake)], site_rake=rake)
 
 
+@covers("RAKE.CAP", "violating", "R003-cash")
+@covers("RAKE.CAP", "legal", "R003-cash")
 def test_rake_above_the_house_cap() -> None:
     caps = {"R003-cash": {"100/200": 500}}
     res = run([_raked(600)], "R003-cash", rake_caps=caps)
@@ -210,12 +226,16 @@ def checked_down(first: str) -> object:
     return replace(hand, actions=hand.actions + shows)
 
 
+@covers("SHOWDOWN.ORDER", "violating", "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash")
+@covers("SHOWDOWN.ORDER", "legal", "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash")
 @pytest.mark.parametrize("book", ["CEP-2023", "TDA-2009", "PKR-cash", "R003-cash"])
 def test_the_last_aggressor_shows_first(book: str) -> None:
     assert found(run([showdown({"B": "3c3d", "A": "AsAc"})], book)) == [("SHOWDOWN.ORDER", WARNING)]
     assert found(run([showdown({"A": "AsAc", "B": "3c3d"})], book)) == []
 
 
+@covers("SHOWDOWN.ORDER", "violating", "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash")
+@covers("SHOWDOWN.ORDER", "legal", "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash")
 @pytest.mark.parametrize("book", ["CEP-2023", "TDA-2009", "PKR-cash", "R003-cash"])
 def test_without_a_bet_the_first_player_left_of_the_button_shows_first(book: str) -> None:
     assert found(run([checked_down("A")], book)) == [("SHOWDOWN.ORDER", WARNING)]  # A is on the button
@@ -239,6 +259,7 @@ def side_pot_muck() -> object:
     return replace(hand, actions=hand.actions + extra)
 
 
+@covers("SHOWDOWN.SIDE_POT_SHOW", "violating", "CEP-2023")
 @pytest.mark.parametrize(("book", "want"), [("CEP-2023", "SHOWDOWN.SIDE_POT_SHOW"),
                                             ("PKR-cash", "SHOWDOWN.ALLIN_TABLED"), ("R003-cash", None)])
 def test_a_side_pot_player_mucking_at_the_river(book: str, want: str | None) -> None:
@@ -254,6 +275,9 @@ def _flop(second: str) -> object:
     return make_hand([("A", 5000), ("B", 5000)], script, boards=["AhKdQc"], awards=[("B", 400)], button=1)
 
 
+@covers("ACTION.FOLD_NONSTANDARD", "violating", "CEP-2023")
+@covers("ACTION.FOLD_NONSTANDARD", "legal", "CEP-2023")
+@covers("ACTION.FOLD_NONSTANDARD", "silent", "PKR-cash")
 def test_a_fold_facing_no_bet_is_binding_under_cep() -> None:
     res = run([_flop("fold")], "CEP-2023")
     assert found(res) == [("ACTION.FOLD_NONSTANDARD", INFO)]
@@ -274,6 +298,8 @@ def _short_bb(ante_first: bool) -> object:
     return replace(hand, ante=0)
 
 
+@covers("ANTE.BB_ANTE_SHORT_STACK", "violating", "CEP-2023", "TDA-2009")
+@covers("ANTE.BB_ANTE_SHORT_STACK", "legal", "CEP-2023", "TDA-2009")
 @pytest.mark.parametrize("book", ["CEP-2023", "TDA-2009"])
 def test_a_short_big_blind_posting_the_ante_first_is_the_floor_s_call(book: str) -> None:
     res = run([_short_bb(ante_first=True)], book)

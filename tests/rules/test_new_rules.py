@@ -21,6 +21,7 @@ from rules.citations import SEED_FILES
 from tests.conftest import SHARED
 from tests.rules.builder import make_hand
 from tests.rules.engines import run_engine
+from tests.rules.t1_coverage import covers
 
 CEP, T09, PKR, R003, ONLINE = "CEP-2023", "TDA-2009", "PKR-cash", "R003-cash", "online-standard"
 DEEP = 1_000_000
@@ -55,6 +56,7 @@ def straddled(*tail: tuple[str, str, str, int | None], posts=POSTS, **kw) -> Han
     return make_hand(FIVE, [*posts, *tail], sb=100, bb=200, hand_id=hid(), **kw)
 
 
+@covers("STRADDLE.LIVE_OPTION", "violating", "PKR-cash", "R003-cash")
 @pytest.mark.parametrize("book,sev", [(PKR, "error"), (R003, "review"), (ONLINE, "warning")])
 def test_straddle_option_skipped(engine: str, book: str, sev: str) -> None:
     """Everyone calls the straddle and the flop comes without the straddler's option: PKR says the
@@ -72,6 +74,7 @@ def test_straddle_option_skipped(engine: str, book: str, sev: str) -> None:
         assert "Room 003 cash, Fundamentos" in f.message
 
 
+@covers("STRADDLE.LIVE_OPTION", "legal", "PKR-cash", "R003-cash")
 @pytest.mark.parametrize("book", [PKR, R003, ONLINE])
 def test_straddle_option_taken_is_legal(engine: str, book: str) -> None:
     hand = straddled(*CALLS, ("preflop", "UTG", "check", None), ("flop", "SB", "check", None))
@@ -96,6 +99,8 @@ def test_r003_min_raise_over_a_straddle_doubles_it_either_way(engine: str) -> No
     assert found(engine, straddled(("preflop", "CO", "raise", 700)), R003, "STRADDLE") == []
 
 
+@covers("STRADDLE.ACTION_ORDER", "violating", "R003-cash", "PKR-cash")
+@covers("STRADDLE.ACTION_ORDER", "legal", "R003-cash", "PKR-cash")
 @pytest.mark.parametrize("book,sev", [(R003, "error"), (PKR, "review"), (ONLINE, "error")])
 def test_first_action_after_a_straddle(engine: str, book: str, sev: str) -> None:
     """The seat left of the straddle opens: R003 says so (ERROR); PKR implies it (its out-of-turn REVIEW);
@@ -233,6 +238,8 @@ def ran_twice(awards: list[tuple[str, int, int]], boards: tuple[str, str] = (BOA
     return hand
 
 
+@covers("RUN_TWICE.SPLIT", "violating", "PKR-cash", "R003-cash")
+@covers("RUN_TWICE.SPLIT", "legal", "PKR-cash", "R003-cash")
 @pytest.mark.parametrize("book,sev", [(PKR, "error"), (ONLINE, "error"), (R003, "review")])
 def test_run_twice_split(engine: str, book: str, sev: str) -> None:
     """200,000 run twice: 100,000 a run, A wins run 1, B run 2. Paying A both is RUN_TWICE.SPLIT: PKR
@@ -285,6 +292,8 @@ def duplicate() -> Hand:
                      awards=[("A", 400)], hand_id=hid())
 
 
+@covers("DECK.DUPLICATE_CARD", "violating", "PKR-cash", "CEP-2023", "TDA-2009", "R003-cash")
+@covers("DECK.DUPLICATE_CARD", "legal", "PKR-cash", "CEP-2023", "TDA-2009", "R003-cash")
 @pytest.mark.parametrize("book,sev", [(PKR, "error"), (CEP, "review"), (T09, "review"), (R003, "review"),
                                       (ONLINE, "data")])  # fmt: skip
 def test_duplicate_card_per_book(engine: str, book: str, sev: str) -> None:

@@ -1,24 +1,25 @@
-"""Issue 13 Done-when: every T1 rule id of the matrix has hand-written tests (tests.rules.t1_coverage).
+"""Issue 13 Done-when: every T1 rule id of the matrix has a violating and a boundary-legal hand-written
+case, and a case per book where the books differ (tests.rules.t1_coverage: the registry the ``@covers``
+decorators and tests/rules/test_t1_cases.py fill; the matrix's §2 ⚠ rows give the book groups).
 
-Through both engines: a test taking the ``engine`` fixture runs each of its hands through both; every
-other hand-written hand a tests/rules test checks is run through both by test_zz_both_engines.py. The
-ids no export can show (``rules.handrecord.NOT_IN_RECORD``) are tested as reported, not emitted.
-Also here, through both engines, the three T1 ids no test held before: SHOWDOWN.UNCONTESTED,
-RAKE.NONE_IN_TOURNAMENT and RAKE.TIE_EXEMPT (R003 only: «la comisión se cobrará únicamente si el empate
-fue producido bajo la modalidad de apertura de 2 o más veces»).
+Through both engines: test_t1_cases.py and every test taking the ``engine`` fixture run each hand through
+both; every other hand-written hand a tests/rules test checks is run through both by test_zz_both_engines.py
+(the record, continuity and sequence ids are SQL or cross-hand passes, whichever engine decided the hand).
+The only ids excused are ``NO_RECORD_FIELD``'s: parsers.model.Hand has no field for the data they need.
+Also here, through both engines, SHOWDOWN.UNCONTESTED, RAKE.NONE_IN_TOURNAMENT and RAKE.TIE_EXEMPT (R003
+only: «la comisión se cobrará únicamente si el empate fue producido bajo la modalidad de apertura de 2 o
+más veces»).
 """
 
 from __future__ import annotations
 
+import importlib
+
 from parsers.model import Hand
 from rules.handrecord import NOT_IN_RECORD
 from tests.rules.builder import make_hand
-from tests.rules.t1_coverage import coverage, t1_ids
+from tests.rules.t1_coverage import NO_RECORD_FIELD, book_groups, gaps, load_claims, t1_ids
 from tests.rules.test_new_rules import CEP, DEEP, ONLINE, PKR, R003, T09, found, hid
-
-#: T1 ids no hand history records the data for: never emitted, listed in the run report instead
-NOT_RECORDED = {"DECK.MISSING_CARD", "MISDEAL.REDEAL", "BOARD.RABBIT_HUNT", "RUN_TWICE.DISSENTER",
-                "RAKE.PER_POT_PROPORTIONAL"}  # fmt: skip
 
 
 def test_the_matrix_has_59_t1_ids() -> None:
@@ -27,11 +28,29 @@ def test_the_matrix_has_59_t1_ids() -> None:
     assert {"BLIND.POSTING", "STRADDLE.NO_TRIPLE", "RAKE.NONE_IN_TOURNAMENT", "STACK.ADD_ON_TIMING"} <= set(ids)
 
 
-def test_every_t1_id_is_named_by_a_test_or_reported_as_not_in_the_record() -> None:
-    table = coverage()
-    untested = sorted(rid for rid, (n, _) in table.items() if n == 0 and rid not in NOT_RECORDED)
-    assert untested == [], untested
-    assert set(NOT_IN_RECORD) >= NOT_RECORDED, sorted(NOT_RECORDED - set(NOT_IN_RECORD))
+def test_the_matrix_book_groups() -> None:
+    groups = book_groups()
+    assert groups["RAISE.MIN"] == [("CEP-2023",), ("R003-cash",), ("TDA-2009", "PKR-cash")]
+    assert groups["RUN_TWICE.POT_THRESHOLD"] == [("PKR-cash",), ("R003-cash",)]
+    assert groups["ALLIN.CUMULATIVE_REOPEN"] == [("CEP-2023",), ("TDA-2009",), ("PKR-cash",), ("R003-cash",)]
+    assert "BLIND.POSTING" not in groups
+
+
+def test_every_claim_names_a_t1_id_a_book_and_an_existing_test() -> None:
+    ids, claims = set(t1_ids()), load_claims()
+    for c in claims:
+        assert c.rule in ids, c
+        assert c.books and set(c.books) <= {"CEP-2023", "TDA-2009", "PKR-cash", "R003-cash", "online-standard"}, c
+        if not c.where.startswith("test_t1_cases::"):
+            mod, name = c.where.split("::")
+            assert callable(getattr(importlib.import_module(f"tests.rules.{mod}"), name, None)), c
+
+
+def test_every_t1_id_has_a_violating_a_legal_and_a_per_book_case() -> None:
+    assert gaps() == {}
+    # the excused ids: the record has no field for them, they are never emitted, and the run report lists them
+    assert set(NO_RECORD_FIELD) <= set(t1_ids())
+    assert set(NOT_IN_RECORD) >= set(NO_RECORD_FIELD), sorted(set(NO_RECORD_FIELD) - set(NOT_IN_RECORD))
 
 
 # ---- SHOWDOWN.UNCONTESTED: the last live hand wins without showing --------------------------------
