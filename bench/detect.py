@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -26,9 +27,10 @@ import duckdb
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from detectors import allin, features, pairs, run, stats  # noqa: E402
+from detectors import allin, features, pairs, partial, run, stats  # noqa: E402
 from detectors.families import rule_scores  # noqa: E402
 from detectors.run import Params, build_flags, score  # noqa: E402
+from pipelines import steps  # noqa: E402
 from pipelines.steps import DETECT_MEMORY  # noqa: E402
 
 CACHED = ROOT / "var" / "bench" / "s101.duckdb"
@@ -108,6 +110,9 @@ def main() -> None:
                                     "'none' scores by the rules, e.g. while the model's features are being changed)")
     ap.add_argument("--proposed-evidence-join", action="store_true",
                     help="measure the evidence join proposed for families.py (see proposed_evidence_join)")
+    ap.add_argument("--night", type=Path,
+                    help="a night's run folder from bench/audit.py (warehouse.duckdb, work/): time the detectors "
+                         "as that night runs them, from its partitions' detector tables (detectors.partial)")
     args = ap.parse_args()
     if args.proposed_evidence_join:
         proposed_evidence_join()
@@ -115,7 +120,15 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     db = work / "bench.duckdb"
     t = time.perf_counter()
-    n = build(Path(args.source) if args.source else cached_source(), db, args.copies)
+    night: list[tuple[Path, str]] = []
+    if args.night:
+        shutil.copyfile(args.night / "warehouse.duckdb", db)
+        night = steps.combined_detector_tables(args.night / "warehouse.duckdb", args.night / "work")
+        con = duckdb.connect(str(db), read_only=True)
+        n = int((con.execute("SELECT count(*) FROM hands").fetchone() or (0,))[0])
+        con.close()
+    else:
+        n = build(Path(args.source) if args.source else cached_source(), db, args.copies)
     print(f"built {n:,} hands in {time.perf_counter() - t:.1f} s (not timed below)")
     con = duckdb.connect(str(db))
     con.execute(f"SET threads = {args.threads}; SET memory_limit = '{args.memory}'")
@@ -129,14 +142,19 @@ def main() -> None:
         stages.append((name, time.perf_counter() - t0 - sum(s[1] for s in stages),
                        time.process_time() - c0 - sum(s[2] for s in stages)))
 
-    features.build(con, params.mode)
-    lap("features (hands, strength, decisions)")
-    allin.build_allin_ev(con, params.mode)
-    lap("all-in equity")
-    stats.player_stats(con)
-    run.release(con, "player_stats")
-    lap("player stats")
-    stats.pair_stats(con, params.min_hands)
+    if night:
+        if not partial.load(con, night, params.mode):
+            raise SystemExit("the night's partition detector tables do not match its warehouse")
+        lap("load the partitions' detector tables")
+    else:
+        features.build(con, params.mode)
+        lap("features (hands, strength, decisions)")
+        allin.build_allin_ev(con, params.mode)
+        lap("all-in equity")
+        stats.player_stats(con)
+        run.release(con, "player_stats")
+        lap("player stats")
+    stats.pair_stats(con, params.min_hands, loaded=bool(night))
     run.release(con, "pair_stats")
     lap("pair stats")
     summed = pairs.summed_pair_stats(con)
