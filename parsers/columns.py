@@ -46,6 +46,8 @@ HAND_SCHEMA: dict[str, pl.DataType] = {
     "bring_in": pl.Int64(),
     "small_bet": pl.Int64(),
     "big_bet": pl.Int64(),
+    # records no site export writes (issue 13): NULL for every parsed hand
+    "rabbit_cards": pl.String(),
 }
 SEAT_SCHEMA: dict[str, pl.DataType] = {
     "hand_id": pl.String(),
@@ -76,7 +78,10 @@ HOLE_SCHEMA: dict[str, pl.DataType] = {
     "provenance": pl.String(),
 }
 BOARD_SCHEMA: dict[str, pl.DataType] = {"hand_id": pl.String(), "board_no": pl.Int32(), "cards": pl.String()}
-POT_SCHEMA: dict[str, pl.DataType] = {"hand_id": pl.String(), "pot_no": pl.Int32(), "amount": pl.Int64()}
+POT_SCHEMA: dict[str, pl.DataType] = {
+    "hand_id": pl.String(), "pot_no": pl.Int32(), "amount": pl.Int64(),
+    "rake": pl.Int64(),  # the rake taken from this pot, where the record writes it (Pot.rake); else NULL
+}
 AWARD_SCHEMA: dict[str, pl.DataType] = {
     "hand_id": pl.String(),
     "player": pl.String(),

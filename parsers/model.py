@@ -170,7 +170,11 @@ class StreetCards(NamedTuple):
 
 class Pot(NamedTuple):
     pot_no: int  # 0 main pot, 1.. side pots
-    amount: int  # as the site wrote it (may be before or after rake: see Hand.pots_after_rake)
+    amount: int  # as the site wrote it (may be before or after rake: the formats differ)
+    #: the rake the house took from this pot, where the record writes it per pot (a live dealer's log);
+    #: None where only the hand's rake is known (``Hand.site_rake``: every site export). The checker's
+    #: RAKE.PER_POT_PROPORTIONAL reads it against the pot sizes the replay builds, not ``amount``.
+    rake: int | None = None
 
 
 class Award(NamedTuple):
@@ -230,6 +234,12 @@ class Hand:
     bring_in: int = 0
     small_bet: int | None = None
     big_bet: int | None = None
+    # issue 13: records the T1 rules need that no site export writes (a live dealer's or floor's log);
+    # after every older field, each defaulting to "not written"
+    #: board cards the dealer revealed after the hand ended, beyond those dealt (concatenated like
+    #: ``Board.cards``), e.g. "Qs" for a river shown once everyone had folded; None when none were shown.
+    #: Not a run-it-twice board (those are ``boards`` 2, 3). BOARD.RABBIT_HUNT reads it.
+    rabbit_cards: str | None = None
 
     @property
     def hole_cards_mode(self) -> str:

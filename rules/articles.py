@@ -87,6 +87,22 @@ ARTICLES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("DECK.DUPLICATE_CARD", "*"): (
         "002", "Irregularidades",
         "Si dos cartas idénticas son descubiertas en cualquier momento de la mano TODA LA ACCION ES NULA"),
+    ("RAKE.PER_POT_PROPORTIONAL", "R003"): (
+        "003", "SIDE POTS",
+        "la comisión se cobrará individualmente por cada pozo, hasta sumar como máximo el “Cap” estipulado para"
+        " esos blinds. Esto se debe hacer de manera proporcional a cada pozo"),
+    ("BOARD.RABBIT_HUNT", "CEP"): (
+        "000", "Rabbit hunting", "bajo ninguna circunstancia se mostrará la próxima carta que habría salido"),
+    ("BOARD.RABBIT_HUNT", "T09"): (
+        "001", "art. 21, Rabbit Hunting",
+        "Rabbit Hunting es revelar alguna de las cartas que “habrían salido” si la mano no se hubiera terminado"),
+    ("BOARD.RABBIT_HUNT", "PKR"): (
+        "002", "Procedimientos generales",
+        "No está permitido el “Rabbit Hunting” o revelar alguna de las cartas que habrían salido si la mano no se"
+        " hubiera terminado"),
+    ("BOARD.RABBIT_HUNT", "R003"): (
+        "003", "RABBIT HUNT",
+        "Luego de terminada una mano, no está permitido que el Dealer muestre las cartas que estaban por salir"),
     ("BET.LIMIT_RAISE_CAP", "T09"): (
         "001", "art. 34, Número de Subidas",
         "En torneos “limit” habrá un límite de subidas incluso en el uno contra uno, hasta que queden sólo dos"

@@ -25,6 +25,9 @@ F_HAS_BUTTON, F_PL, F_FL, F_OMAHA, F_UNSUPPORTED, F_TOURN, F_CASH, F_CANCELLED =
 F_HAS_RAKE, F_HAS_TOTAL = 256, 512
 #: set by ``rules.columnar`` (not the SQL): a hand with logged action times under a shot-clock rulebook
 F_CLOCK = 1024
+#: set by ``rules.columnar`` (from the pots' ``k_pot_rake``) and by ``FLAGS_SQL``: the hand carries a
+#: record the kernel does not read (issue 13: a rake per pot, rabbit cards), so the Python engine checks it
+F_RECORD = 2048
 
 #: stud and draw variants (issue 12: parsers.model.STUD_VARIANTS / DRAW_VARIANTS): no board, other streets
 _STUD_DRAW = ", ".join(f"'{v}'" for v in sorted(NON_FLOP_VARIANTS))
@@ -45,6 +48,8 @@ FLAGS_SQL = " + ".join(
         ("h.cancelled", F_CANCELLED),
         ("h.site_rake IS NOT NULL", F_HAS_RAKE),
         ("h.site_total_pot IS NOT NULL", F_HAS_TOTAL),
+        # issue 13's records the kernel does not read (BOARD.RABBIT_HUNT)
+        ("coalesce(h.rabbit_cards, '') <> ''", F_RECORD),
     )
 )
 KIND_SQL = "CASE c.kind {} ELSE -1 END".format(" ".join(f"WHEN '{v}' THEN {j}" for j, v in enumerate(KIND_NAMES)))
@@ -104,6 +109,7 @@ B_POT_NO_CONTENDER = 43  # a pot nobody is eligible for
 B_AWARD_MISMATCH = 44  # no rake: a player's award differs from the pots' expected share
 B_AWARD_UNEXPECTED = 45  # with rake: an award to a player who wins no pot
 B_AWARD_MISSING = 46  # with rake: no award to a player whose share exceeds the rake
+B_RECORD_FIELD = 47  # a record the kernel does not read: a rake per pot, rabbit cards (F_RECORD)
 
 #: code -> name (the summary's keys); every ``B_*`` constant above, in code order
 BAIL_NAMES: dict[int, str] = dict(

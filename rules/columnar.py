@@ -26,7 +26,7 @@ from parsers.model import Hand
 
 from . import kernel as K
 from .check import CheckedBatch, check_hand
-from .codes import F_CLOCK, F_TOURN, KIND_NAMES, STREET_NAMES
+from .codes import F_CLOCK, F_RECORD, F_TOURN, KIND_NAMES, STREET_NAMES
 from .findings import Finding
 from .profiles import Profile, ProfileMap, load_mapping, load_profile
 from .rake import MAX_IMPLIED_RAKE_PCT
@@ -110,11 +110,13 @@ class WindowArrays:
     awards: _Rows
     wcol: list[np.ndarray]  # player code, amount
     timed: np.ndarray  # per hand: some action has a logged time (the CLOCK checks may apply)
+    #: per hand: a pot with its own rake written (Pot.rake), which only the Python engine reads
+    pot_rake: np.ndarray | None = None
 
 
 def window_arrays(tables: list[pa.Table], wlo: int) -> WindowArrays:
     """Numpy columns and offsets of a fetched window (every integer was computed by DuckDB)."""
-    hands, seats, actions, holes, boards, _pots, awards = tables
+    hands, seats, actions, holes, boards, pots, awards = tables
     nh = hands.num_rows
     hands = hands.combine_chunks()
     wlo = int(hands.column(0)[0].as_py()) if nh else wlo
@@ -130,11 +132,14 @@ def window_arrays(tables: list[pa.Table], wlo: int) -> WindowArrays:
     at_set = np.concatenate([[0], np.cumsum(_np(pc.is_valid(actions["acted_at"]), np.int64))])
     timed = at_set[a_rows.off[1:]] > at_set[a_rows.off[:-1]]
     b_cards, b_n, b_bad, _ = _cards(boards["cards"])
+    p_rows = _Rows(pots, wlo, nh)
+    p_set = np.concatenate([[0], np.cumsum(_np(pots["k_pot_rake"], np.int64))])
+    pot_rake = p_set[p_rows.off[1:]] > p_set[p_rows.off[:-1]]
     return WindowArrays(
         tables, wlo, hands, _np(hands["k_flags"]), hnum, _Rows(seats, wlo, nh), scol,
         seats["player"].combine_chunks(), a_rows, acol, _Rows(holes, wlo, nh),
         [_np(holes["k_player"]), h_cards, h_n, h_bad], _Rows(boards, wlo, nh), [b_cards, b_n, b_bad],
-        _Rows(awards, wlo, nh), [_np(awards["k_player"]), _np(awards["amount"])], timed,
+        _Rows(awards, wlo, nh), [_np(awards["k_player"]), _np(awards["amount"])], timed, pot_rake,
     )  # fmt: skip
 
 
@@ -200,6 +205,8 @@ def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: P
     clock = np.array([load_profile(x).clock_checks for x in names], np.bool_)
     if clock.any():  # timed hands under a shot clock: the kernel has no CLOCK checks, Python does them
         flags = np.where(wa.timed[a:b] & clock[prof_of], flags | F_CLOCK, flags)
+    if wa.pot_rake is not None and wa.pot_rake[a:b].any():  # a rake per pot: RAKE.PER_POT_PROPORTIONAL
+        flags = np.where(wa.pot_rake[a:b], flags | F_RECORD, flags)
     hnum = [x[a:b] for x in wa.hnum]
     na = len(acol[0])
     i64 = [np.empty(na, np.int64) for _ in range(15)]

@@ -6,7 +6,9 @@ rather than at every decision, so they stay readable as one small function per r
 Mirrored by the numba kernel (``rules.kernel._one_hand``), which evaluates each check's condition and
 bails (``rules.codes.B_*``) where one could hold: ``check_forced_bets`` by the "blinds" section and
 "heads-up: the button posts the small blind" (straddles always bail); ``check_chips`` and
-``check_rake`` by "chips and rake"; ``check_deck`` and ``check_run_twice`` by "deck". Every rule id
+``check_rake`` by "chips and rake"; ``check_deck`` and ``check_run_twice`` by "deck"; a hand carrying a
+record the kernel does not read (``check_pot_rake``'s rake per pot, ``check_rabbit``'s cards) is sent whole
+(F_RECORD). Every rule id
 here needs an entry in ``rules.screens.RULE_SCREENS`` (tests/rules/test_screens.py).
 """
 
@@ -14,13 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from math import gcd
 
 from parsers.model import Action, Hand, Kind
 
-from .articles import cite_article, cite_house
+from .articles import book_key, cite_article, cite_house
 from .cards import card_ids
+from .citations import SEED_OF_BOOK
 from .findings import DATA, ERROR, INFO, WARNING, Finding, finding, fmt, review
-from .pots import check_pots
+from .pots import build_pots, check_pots, chip_unit, dead_money
 from .profiles import Profile
 from .rake import MAX_IMPLIED_RAKE_PCT, Rake, rake_of
 from .replay import Replay
@@ -676,6 +680,64 @@ def check_rake(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     return []
 
 
+def check_pot_rake(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
+    """RAKE.PER_POT_PROPORTIONAL (R003, ``rake_rule: proportional``): with two pots or more, each pot pays
+    its share of the rake in proportion to its size, within one chip of rounding.
+
+    Only where the record writes the rake of every pot (``Pot.rake``; no site export does). The pot
+    sizes are the replay's (``rules.pots.build_pots``: main pot then side pots, as ``pot_no`` 0, 1..),
+    not ``Pot.amount``, which a format may write before or after the rake. PKR states nothing on rake
+    and has no fallback book (rules_matrix §0.1): no default to breach, so no finding; the tournament
+    books take no rake at all (RAKE.NONE_IN_TOURNAMENT)."""
+    if prof.rake_rule != "proportional" or hand.game_type != "cash" or len(hand.pots) < 2:
+        return []
+    written = sorted(hand.pots)
+    if any(p.rake is None for p in written) or [p.pot_no for p in written] != list(range(len(written))):
+        return []
+    live, dead = dead_money(hand, rp)
+    sizes = [p.amount for p in build_pots(live, rp.folded, dead)]
+    if len(sizes) != len(written):  # the record's pots are not the replay's: nothing to pair
+        return []
+    rakes = [int(p.rake or 0) for p in written]
+    total, pot = sum(rakes), sum(sizes)
+    unit = gcd(chip_unit(hand, prof), *rakes)  # the smallest chip the record shows, its rakes included
+    # |rake_i - R * P_i / P| <= one chip, in integers: |rake_i * P - R * P_i| <= unit * P
+    if not total or not pot or all(abs(r * pot - total * size) <= unit * pot for r, size in zip(rakes, sizes,
+                                                                                              strict=True)):
+        return []
+    share = "/".join(fmt(total * size // pot) for size in sizes)
+    return [
+        finding(
+            hand.hand_id, None, "RAKE.PER_POT_PROPORTIONAL", ERROR,
+            f"rake {share} from pots of {'/'.join(fmt(x) for x in sizes)} (each pot's share of {fmt(total)},"
+            f" within {fmt(unit)})",
+            f"rake {'/'.join(fmt(r) for r in rakes)}",
+            "With two pots or more the rake is taken from each pot in proportion to its size."
+            + cite_article(prof, "RAKE.PER_POT_PROPORTIONAL"),
+        )
+    ]
+
+
+def check_rabbit(hand: Hand, prof: Profile) -> list[Finding]:
+    """BOARD.RABBIT_HUNT (all four books: CEP «Rabbit hunting», TDA 2009 art. 21, PKR «Procedimientos
+    generales», R003 «RABBIT HUNT»): board cards that would have come are not shown once the hand is over.
+
+    Only where the record writes the cards shown after the hand (``Hand.rabbit_cards``: a live log; no
+    site export writes them). WARNING, as the matrix's §3 has it: a procedural breach that moves no chip.
+    The online profile is no rulebook of the matrix, and a site's own rabbit-hunt feature no dealer's
+    breach: nothing there."""
+    if not hand.rabbit_cards or book_key(prof) not in SEED_OF_BOOK:
+        return []
+    return [
+        finding(
+            hand.hand_id, None, "BOARD.RABBIT_HUNT", WARNING, "no undealt card shown after the hand",
+            f"shown after the hand: {hand.rabbit_cards}",
+            "The cards that would have come are never revealed after a hand has ended (rabbit hunting)."
+            + cite_article(prof, "BOARD.RABBIT_HUNT"),
+        )
+    ]
+
+
 def hand_findings(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     """Every hand-level check, in a stable order."""
     out = check_forced_bets(hand, prof, rp)
@@ -684,6 +746,8 @@ def hand_findings(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     out += check_deck(hand, prof)
     out += check_run_twice(hand, prof, rp)
     out += check_rake(hand, prof, rp)
+    out += check_pot_rake(hand, prof, rp)
+    out += check_rabbit(hand, prof)
     if not any(f.rule_id == "DECK.DUPLICATE_CARD" for f in out):
         out += check_pots(hand, prof, rp, rk)
     return out

@@ -47,10 +47,12 @@ NOT_IN_RECORD = {
     "DECK.FOREIGN_CARD/backs": "the dealer's report of a card with another back (only a short-deck "
                                "low card is visible in a hand history)",
     "DECK.MISSING_CARD": "why a hand was voided (hand histories say only that it was cancelled)",
-    "BOARD.RABBIT_HUNT": "undealt cards revealed after the hand (no export writes them)",
+    "BOARD.RABBIT_HUNT/export": "undealt cards revealed after the hand (no export writes them): checked where "
+                                "the record writes them (parsers.model.Hand.rabbit_cards)",
     "MISDEAL.REDEAL": "the original deal of a redealt hand (exports keep only the hand that played)",
     "RUN_TWICE.DISSENTER": "who agreed to run it twice (exports write the boards, not the agreement)",
-    "RAKE.PER_POT_PROPORTIONAL": "the rake taken from each pot (exports write one rake per hand)",
+    "RAKE.PER_POT_PROPORTIONAL/export": "the rake taken from each pot (exports write one rake per hand): checked "
+                                        "where the record writes it (parsers.model.Pot.rake)",
     "RAKE.CAP/table": "the house's cap per blind level (params.rake.cap_by_blinds; R003 leaves it to the "
                       "house): checked where the profile or the caller gives one",
 }

@@ -55,6 +55,7 @@ from .codes import (  # noqa: E402
     B_POT_NO_CONTENDER,
     B_RAISE_MIN,
     B_RAISE_NOT_OPEN,
+    B_RECORD_FIELD,
     B_RETURN_AMOUNT,
     B_RING_SIZE,
     B_ROUND_OPEN,
@@ -81,6 +82,7 @@ from .codes import (  # noqa: E402
     F_HAS_TOTAL,
     F_OMAHA,
     F_PL,
+    F_RECORD,
     F_TOURN,
     F_UNSUPPORTED,
     K_ANTE,
@@ -484,6 +486,8 @@ def _flag_reason(fl: int) -> int:
         return B_CANCELLED
     if fl & F_CLOCK:
         return B_CLOCK
+    if fl & F_RECORD:
+        return B_RECORD_FIELD
     return B_NO_BUTTON
 
 
@@ -508,7 +512,7 @@ def _one_hand(
         o_pot, o_pta, o_stack, o_mine, o_facing, o_allin, o_seat, o_hix, o_w,
     ) = outs
     fl = flags[h]
-    if fl & (F_UNSUPPORTED | F_FL | F_CANCELLED | F_CLOCK) or not fl & F_HAS_BUTTON:
+    if fl & (F_UNSUPPORTED | F_FL | F_CANCELLED | F_CLOCK | F_RECORD) or not fl & F_HAS_BUTTON:
         return _flag_reason(fl)
     a0, a1 = a_off[h], a_off[h + 1]
     s0, s1 = s_off[h], s_off[h + 1]

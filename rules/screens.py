@@ -74,6 +74,8 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "POT.UNCALLED_RETURN": ("return_amount",),
     "RAKE.NONE_IN_TOURNAMENT": ("tournament_rake",),
     "RAKE.TIE_EXEMPT": ("tie_rake",),
+    # a rake written per pot (Pot.rake): the kernel reads none, so every such hand bails (F_RECORD)
+    "RAKE.PER_POT_PROPORTIONAL": ("record_field",),
     # deck and run it twice (rules.handchecks.check_deck / check_run_twice; kernel: "deck" section)
     "DECK.DUPLICATE_CARD": ("duplicate_card", "hole_cards", "board_cards", "action_cards"),
     "RUN_TWICE.GAME_TYPE": ("run_twice",),
@@ -81,6 +83,8 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "RUN_TWICE.TIMING": ("run_twice",),
     # rules.pots._run_split: the pot findings of a hand run more than once
     "RUN_TWICE.SPLIT": ("run_twice",),
+    # cards shown after the hand (Hand.rabbit_cards): the kernel reads none, every such hand bails (F_RECORD)
+    "BOARD.RABBIT_HUNT": ("record_field",),
     # pots and showdown (rules.pots.check_pots; kernel: "pots and showdown" section)
     "POT.SIDE_POTS": _AWARDS,
     "POT.ODD_CHIP": _AWARDS,
@@ -114,8 +118,6 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "ANTE.BB_ANTE_SHORT_STACK": ("record",),
     "RAKE.CAP": ("record",),
     "DECK.MISSING_CARD": ("not_in_record",),
-    "BOARD.RABBIT_HUNT": ("not_in_record",),
     "MISDEAL.REDEAL": ("not_in_record",),
     "RUN_TWICE.DISSENTER": ("not_in_record",),
-    "RAKE.PER_POT_PROPORTIONAL": ("not_in_record",),
 }

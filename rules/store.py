@@ -42,7 +42,10 @@ _TABLE_ORDER = (
 DEFAULT_BATCH = 20_000
 
 
-_NAMES = tuple(c.strip() for c in _HAND_COLS.split(","))
+#: hand columns after ``cancelled`` (issue 13's records), read into the ``Hand`` field of the same name
+_EXTRA_HAND_COLS = ("rabbit_cards",)
+_N_BASE = len(_HAND_COLS.split(","))
+_NAMES = (*(c.strip() for c in _HAND_COLS.split(",")), *_EXTRA_HAND_COLS)
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -61,7 +64,7 @@ _CHILD_SQL = (
     ),
     ("c.player, c.cards, c.provenance", "hole_cards", "c.rowid"),
     ("c.board_no, c.cards", "boards", "c.board_no"),
-    ("c.pot_no, c.amount", "pots", "c.pot_no"),
+    ("c.pot_no, c.amount, c.rake", "pots", "c.pot_no"),
     ("c.player, c.amount, c.pot_no, c.board_no", "awards", "c.rowid"),
 )
 _ROW = tuple.__new__
@@ -138,7 +141,8 @@ def _cut(tables: list[pa.Table], lo: int, hi: int) -> list[Hand]:
         _per_hand(cols[0], make(cols[1:]), n, lo) for cols, make in zip(parts[1:], _MAKERS, strict=True)
     )
     return [
-        Hand(*h, seats[k], acts[k], holes[k], boards[k], pots[k], awards[k])  # type: ignore[call-arg]
+        Hand(*h[:_N_BASE], seats[k], acts[k], holes[k], boards[k], pots[k], awards[k],  # type: ignore[call-arg]
+             **dict(zip(_EXTRA_HAND_COLS, h[_N_BASE:], strict=True)))
         for k, h in enumerate(heads)
     ]
 
@@ -266,7 +270,8 @@ _KERNEL_EXTRA = {
     " coalesce(c.amount, 0) AS k_amount",
     "hole_cards": _PCODE,
     "boards": "",
-    "pots": "",
+    # a pot with its own rake written (Pot.rake): the kernel reads no per-pot rake (rules.columnar)
+    "pots": "c.rake IS NOT NULL AS k_pot_rake",
     "awards": _PCODE,
 }
 

@@ -52,13 +52,16 @@ CREATE TABLE IF NOT EXISTS hands (
     mix              VARCHAR,            -- mixed-game rotation ("8-Game", "HORSE"); NULL outside one
     bring_in         BIGINT,             -- stud bring-in; NULL for flop games
     small_bet        BIGINT,             -- stud/draw fixed-limit bet sizes; NULL for flop games (FL: bb)
-    big_bet          BIGINT
+    big_bet          BIGINT,
+    rabbit_cards     VARCHAR             -- board cards shown after the hand ended (a live log); else NULL
 );
 -- warehouses created before stud/draw games (issue 12) get the columns (NULL) here
 ALTER TABLE hands ADD COLUMN IF NOT EXISTS mix VARCHAR;
 ALTER TABLE hands ADD COLUMN IF NOT EXISTS bring_in BIGINT;
 ALTER TABLE hands ADD COLUMN IF NOT EXISTS small_bet BIGINT;
 ALTER TABLE hands ADD COLUMN IF NOT EXISTS big_bet BIGINT;
+-- and before the records no export writes (issue 13): NULL, not written
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS rabbit_cards VARCHAR;
 
 CREATE TABLE IF NOT EXISTS seats (
     hand_id     VARCHAR NOT NULL,
@@ -104,8 +107,11 @@ CREATE TABLE IF NOT EXISTS boards (
 CREATE TABLE IF NOT EXISTS pots (
     hand_id VARCHAR NOT NULL,
     pot_no  INTEGER NOT NULL,
-    amount  BIGINT NOT NULL
+    amount  BIGINT NOT NULL,
+    rake    BIGINT                      -- the rake taken from this pot, where the record writes it; else NULL
 );
+-- warehouses created before per-pot rake (issue 13) get the column (NULL: no per-pot rake written)
+ALTER TABLE pots ADD COLUMN IF NOT EXISTS rake BIGINT;
 
 CREATE TABLE IF NOT EXISTS awards (
     hand_id  VARCHAR NOT NULL,

@@ -778,6 +778,7 @@ def parse_chunk(
     tot = kept(totals)
     # written pots are after rake: rows only when nothing was taken (then they are pre-rake too)
     pots = kept(pot_items).join(tot.filter(pl.col("site_rake") == 0).select("_hx"), on="_hx", how="semi")
+    pots = pots.with_columns(pl.lit(None, pl.Int64).alias("rake"))  # PokerStars writes one rake per hand
     awards = kept(coll).select("_hx", "player", "amount", "pot_no", pl.lit(1, pl.Int32).alias("board_no"))
 
     # ---- hands ----------------------------------------------------------------------------

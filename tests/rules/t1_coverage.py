@@ -40,12 +40,9 @@ KINDS = ("violating", "legal", "silent")
 #: engine can be handed a violating hand: the coverage test accepts exactly these, each with its reason
 NO_RECORD_FIELD = {
     "DECK.MISSING_CARD": "why a hand was voided: Hand has only ``cancelled``, no reason nor deck count",
-    "BOARD.RABBIT_HUNT": "cards revealed after the hand: Hand has no field for undealt cards shown",
     "MISDEAL.REDEAL": "the original deal of a redealt hand: exports keep only the deal that played; a hand-built "
                       "cancelled record followed by its redeal could carry it, but no check reads such a pair yet",
     "RUN_TWICE.DISSENTER": "who agreed to run it twice: Hand has the boards, no agreement per player",
-    "RAKE.PER_POT_PROPORTIONAL": "the rake taken from each pot: Hand has one rake per hand (``site_rake``); "
-                                 "Pot.amount may be before or after rake and the model does not say which",
 }
 
 

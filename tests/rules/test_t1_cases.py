@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from parsers.model import Hand
+from parsers.model import Hand, Pot
 from tests.rules.builder import make_hand
 from tests.rules.t1_coverage import register
 from tests.rules.test_betting import flop_51, hand_52, hand_53, hand_58, hand_59, seven_handed
@@ -101,6 +101,19 @@ def _returned(amount: int) -> Hand:
 def _rit_river() -> Hand:
     h = rit_hand(100_000, 2)
     return replace(h, boards=[h.boards[0], h.boards[0]._replace(board_no=2)])
+
+
+def _pot_rake(*rakes: int) -> Hand:
+    """§5.7's pots 24,000 / 21,000 / 15,000 (A, B, C win one each), raked ``rakes`` per pot (Pot.rake)."""
+    sizes = (24000, 21000, 15000)
+    h = side_pot_hand([(p, size - r) for p, size, r in zip("ABC", sizes, rakes, strict=True)], rake=sum(rakes))
+    return replace(h, pots=[Pot(i, size, r) for i, (size, r) in enumerate(zip(sizes, rakes, strict=True))])
+
+
+def _rabbit(cards: str | None, tournament: bool = False) -> Hand:
+    """A hand won preflop, then (``cards``) the flop the dealer showed after it (Hand.rabbit_cards)."""
+    h = replace(uncontested("C"), rabbit_cards=cards)
+    return _tour(h) if tournament else h
 
 
 def _straddle_tour() -> Hand:
@@ -229,6 +242,22 @@ CASES: list[Case] = [
     Case("RAKE.TIE_EXEMPT", V, R003, lambda: chop(20), E),
     Case("RAKE.TIE_EXEMPT", L, R003, lambda: chop(0)),
     Case("RAKE.TIE_EXEMPT", Q, PKR, lambda: chop(20)),
+    # R003 «SIDE POTS»: rake from each pot in proportion to its size (8:7:5), beyond one chip of rounding (the
+    # smallest chip the record shows: 10 here) an ERROR; PKR states no rake rule and has no fallback: nothing
+    Case("RAKE.PER_POT_PROPORTIONAL", V, R003, lambda: _pot_rake(600, 0, 0), E, "all_from_main"),
+    Case("RAKE.PER_POT_PROPORTIONAL", V, R003, lambda: _pot_rake(260, 200, 150), E, "16_over"),
+    Case("RAKE.PER_POT_PROPORTIONAL", L, R003, lambda: _pot_rake(240, 210, 150), None, "exact"),
+    Case("RAKE.PER_POT_PROPORTIONAL", L, R003, lambda: _pot_rake(240, 210, 160), None, "rounded_in_10s"),
+    Case("RAKE.PER_POT_PROPORTIONAL", Q, PKR, lambda: _pot_rake(600, 0, 0), None, "unstated"),
+    # every book forbids showing the cards that would have come (§1 BOARD.RABBIT_HUNT; §3: WARNING)
+    Case("BOARD.RABBIT_HUNT", V, CEP, lambda: _rabbit("As7d9h", True), W),
+    Case("BOARD.RABBIT_HUNT", V, T09, lambda: _rabbit("As7d9h", True), W),
+    Case("BOARD.RABBIT_HUNT", V, PKR, lambda: _rabbit("As7d9h"), W),
+    Case("BOARD.RABBIT_HUNT", V, R003, lambda: _rabbit("Qs"), W, "one_card"),
+    Case("BOARD.RABBIT_HUNT", L, PKR, lambda: _rabbit(None), None, "none_shown"),
+    Case("BOARD.RABBIT_HUNT", L, R003, lambda: _rabbit(""), None, "empty"),
+    # a board run a second time is run it twice, not a rabbit hunt
+    Case("BOARD.RABBIT_HUNT", L, PKR, lambda: rit_hand(100_000, 2), None, "run_twice"),
     Case("RAKE.NONE_IN_TOURNAMENT", V, CEP, lambda: raked("tournament", 25), E),
     Case("RAKE.NONE_IN_TOURNAMENT", L, CEP, lambda: raked("tournament", 0)),
     Case("RUN_TWICE.GAME_TYPE", V, PKR, lambda: rit_hand(100_000, 2, "tournament"), E),
