@@ -48,6 +48,9 @@ HAND_SCHEMA: dict[str, pl.DataType] = {
     "big_bet": pl.Int64(),
     # records no site export writes (issue 13): NULL for every parsed hand
     "rabbit_cards": pl.String(),
+    "cancel_reason": pl.String(),
+    "redeal_of": pl.String(),
+    "rit_declined": pl.List(pl.String()),
 }
 SEAT_SCHEMA: dict[str, pl.DataType] = {
     "hand_id": pl.String(),

@@ -168,6 +168,11 @@ class StreetCards(NamedTuple):
     face_up: bool  # stud up-cards; down cards and every draw card are False
 
 
+#: ``Hand.cancel_reason`` values a check reads (a log may write others; they are kept, not judged)
+CANCEL_MISSING_CARD = "missing_card"
+CANCEL_REASONS = (CANCEL_MISSING_CARD, "misdeal", "duplicate_card", "foreign_card", "other")
+
+
 class Pot(NamedTuple):
     pot_no: int  # 0 main pot, 1.. side pots
     amount: int  # as the site wrote it (may be before or after rake: the formats differ)
@@ -240,6 +245,16 @@ class Hand:
     #: ``Board.cards``), e.g. "Qs" for a river shown once everyone had folded; None when none were shown.
     #: Not a run-it-twice board (those are ``boards`` 2, 3). BOARD.RABBIT_HUNT reads it.
     rabbit_cards: str | None = None
+    #: why a cancelled hand was voided, where the floor's log writes it: one of ``CANCEL_REASONS``
+    #: (``"missing_card"``: cards found missing from the deck); None when unstated (every export).
+    #: DECK.MISSING_CARD reads it.
+    cancel_reason: str | None = None
+    #: the ``hand_id`` of the cancelled hand (a misdeal) this hand redeals; None for a hand that is no
+    #: redeal. MISDEAL.REDEAL pairs the two (rules.sequence).
+    redeal_of: str | None = None
+    #: the players who declined to run the board more than once, where the log records the agreement;
+    #: None when not written (every export). RUN_TWICE.DISSENTER reads it on a hand with several boards.
+    rit_declined: list[str] | None = None
 
     @property
     def hole_cards_mode(self) -> str:

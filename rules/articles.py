@@ -87,6 +87,8 @@ ARTICLES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("DECK.DUPLICATE_CARD", "*"): (
         "002", "Irregularidades",
         "Si dos cartas idénticas son descubiertas en cualquier momento de la mano TODA LA ACCION ES NULA"),
+    ("DECK.MISSING_CARD", "PKR"): (
+        "002", "Irregularidades", "Una o más cartas que falten en la baraja, no invalidan el resultado de una mano"),
     ("RAKE.PER_POT_PROPORTIONAL", "R003"): (
         "003", "SIDE POTS",
         "la comisión se cobrará individualmente por cada pozo, hasta sumar como máximo el “Cap” estipulado para"

@@ -8,7 +8,8 @@ bails (``rules.codes.B_*``) where one could hold: ``check_forced_bets`` by the "
 "heads-up: the button posts the small blind" (straddles always bail); ``check_chips`` and
 ``check_rake`` by "chips and rake"; ``check_deck`` and ``check_run_twice`` by "deck"; a hand carrying a
 record the kernel does not read (``check_pot_rake``'s rake per pot, ``check_rabbit``'s cards) is sent whole
-(F_RECORD). Every rule id
+(F_RECORD); ``check_missing_card`` reads only cancelled hands, which the kernel never decides (``cancelled``).
+Every rule id
 here needs an entry in ``rules.screens.RULE_SCREENS`` (tests/rules/test_screens.py).
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from math import gcd
 
-from parsers.model import Action, Hand, Kind
+from parsers.model import CANCEL_MISSING_CARD, Action, Hand, Kind
 
 from .articles import book_key, cite_article, cite_house
 from .cards import card_ids
@@ -738,6 +739,27 @@ def check_rabbit(hand: Hand, prof: Profile) -> list[Finding]:
     ]
 
 
+def check_missing_card(hand: Hand, prof: Profile) -> list[Finding]:
+    """DECK.MISSING_CARD (PKR «Irregularidades»: «Una o más cartas que falten en la baraja, no invalidan el
+    resultado de una mano»): a hand voided because cards were missing from the deck breaks PKR's rule.
+
+    Only where the record says why the hand was voided (``Hand.cancel_reason == "missing_card"``: a floor's
+    log; no export writes it). WARNING, as the matrix's §3 has it (DECK.MISSING_CARD: "WARNING (PKR)").
+    The other books: CEP calls a deck with the wrong number of cards defective (voiding is within its
+    remedy), T09 and R003 state nothing and the §2 legend never makes an ERROR of a silent book, nor do
+    their fallbacks' texts come with the seeds; online no dealer voids a hand: nothing."""
+    if not hand.cancelled or hand.cancel_reason != CANCEL_MISSING_CARD or book_key(prof) != "PKR":
+        return []
+    return [
+        finding(
+            hand.hand_id, None, "DECK.MISSING_CARD", WARNING, "the hand's result stands",
+            "hand voided for cards missing from the deck",
+            "Cards missing from the deck do not invalidate the result of a hand."
+            + cite_article(prof, "DECK.MISSING_CARD"),
+        )
+    ]
+
+
 def hand_findings(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     """Every hand-level check, in a stable order."""
     out = check_forced_bets(hand, prof, rp)
@@ -748,6 +770,7 @@ def hand_findings(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     out += check_rake(hand, prof, rp)
     out += check_pot_rake(hand, prof, rp)
     out += check_rabbit(hand, prof)
+    out += check_missing_card(hand, prof)
     if not any(f.rule_id == "DECK.DUPLICATE_CARD" for f in out):
         out += check_pots(hand, prof, rp, rk)
     return out

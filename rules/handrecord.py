@@ -46,7 +46,8 @@ BOARD_CARDS = frozenset({0, 3, 4, 5})
 NOT_IN_RECORD = {
     "DECK.FOREIGN_CARD/backs": "the dealer's report of a card with another back (only a short-deck "
                                "low card is visible in a hand history)",
-    "DECK.MISSING_CARD": "why a hand was voided (hand histories say only that it was cancelled)",
+    "DECK.MISSING_CARD/export": "why a hand was voided (hand histories say only that it was cancelled): checked"
+                                " where the record writes it (parsers.model.Hand.cancel_reason)",
     "BOARD.RABBIT_HUNT/export": "undealt cards revealed after the hand (no export writes them): checked where "
                                 "the record writes them (parsers.model.Hand.rabbit_cards)",
     "MISDEAL.REDEAL": "the original deal of a redealt hand (exports keep only the hand that played)",

@@ -85,6 +85,8 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "RUN_TWICE.SPLIT": ("run_twice",),
     # cards shown after the hand (Hand.rabbit_cards): the kernel reads none, every such hand bails (F_RECORD)
     "BOARD.RABBIT_HUNT": ("record_field",),
+    # a hand voided for missing cards (Hand.cancel_reason): cancelled hands always bail (F_CANCELLED)
+    "DECK.MISSING_CARD": ("cancelled",),
     # pots and showdown (rules.pots.check_pots; kernel: "pots and showdown" section)
     "POT.SIDE_POTS": _AWARDS,
     "POT.ODD_CHIP": _AWARDS,
@@ -117,7 +119,6 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "ACTION.FOLD_NONSTANDARD": ("record",),
     "ANTE.BB_ANTE_SHORT_STACK": ("record",),
     "RAKE.CAP": ("record",),
-    "DECK.MISSING_CARD": ("not_in_record",),
     "MISDEAL.REDEAL": ("not_in_record",),
     "RUN_TWICE.DISSENTER": ("not_in_record",),
 }

@@ -43,7 +43,7 @@ DEFAULT_BATCH = 20_000
 
 
 #: hand columns after ``cancelled`` (issue 13's records), read into the ``Hand`` field of the same name
-_EXTRA_HAND_COLS = ("rabbit_cards",)
+_EXTRA_HAND_COLS = ("rabbit_cards", "cancel_reason", "redeal_of", "rit_declined")
 _N_BASE = len(_HAND_COLS.split(","))
 _NAMES = (*(c.strip() for c in _HAND_COLS.split(",")), *_EXTRA_HAND_COLS)
 

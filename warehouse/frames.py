@@ -73,7 +73,7 @@ def hands_to_frames(hands: Iterable[Hand], file_sha256: str = "", index: Sequenc
                 sum(1 for s in h.seats if not s.sitting_out), h.source_file, file_sha256,
                 h.byte_offset, h.byte_length,
                 h.mix, h.bring_in if game_family(h.variant) != "flop" else None, h.small_bet, h.big_bet,
-                h.rabbit_cards,
+                h.rabbit_cards, h.cancel_reason, h.redeal_of, h.rit_declined,
             )
         )  # fmt: skip
         seats.extend(_with_id(hid, h.seats))

@@ -53,7 +53,10 @@ CREATE TABLE IF NOT EXISTS hands (
     bring_in         BIGINT,             -- stud bring-in; NULL for flop games
     small_bet        BIGINT,             -- stud/draw fixed-limit bet sizes; NULL for flop games (FL: bb)
     big_bet          BIGINT,
-    rabbit_cards     VARCHAR             -- board cards shown after the hand ended (a live log); else NULL
+    rabbit_cards     VARCHAR,            -- board cards shown after the hand ended (a live log); else NULL
+    cancel_reason    VARCHAR,            -- why a cancelled hand was voided ("missing_card"...); else NULL
+    redeal_of        VARCHAR,            -- hand_id of the cancelled hand (misdeal) this hand redeals; else NULL
+    rit_declined     VARCHAR[]           -- players who declined to run it more than once (a live log); else NULL
 );
 -- warehouses created before stud/draw games (issue 12) get the columns (NULL) here
 ALTER TABLE hands ADD COLUMN IF NOT EXISTS mix VARCHAR;
@@ -62,6 +65,9 @@ ALTER TABLE hands ADD COLUMN IF NOT EXISTS small_bet BIGINT;
 ALTER TABLE hands ADD COLUMN IF NOT EXISTS big_bet BIGINT;
 -- and before the records no export writes (issue 13): NULL, not written
 ALTER TABLE hands ADD COLUMN IF NOT EXISTS rabbit_cards VARCHAR;
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS cancel_reason VARCHAR;
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS redeal_of VARCHAR;
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS rit_declined VARCHAR[];
 
 CREATE TABLE IF NOT EXISTS seats (
     hand_id     VARCHAR NOT NULL,

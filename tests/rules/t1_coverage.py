@@ -39,7 +39,6 @@ KINDS = ("violating", "legal", "silent")
 #: T1 ids whose data no hand-built record can carry (parsers.model.Hand has no field for it), so no
 #: engine can be handed a violating hand: the coverage test accepts exactly these, each with its reason
 NO_RECORD_FIELD = {
-    "DECK.MISSING_CARD": "why a hand was voided: Hand has only ``cancelled``, no reason nor deck count",
     "MISDEAL.REDEAL": "the original deal of a redealt hand: exports keep only the deal that played; a hand-built "
                       "cancelled record followed by its redeal could carry it, but no check reads such a pair yet",
     "RUN_TWICE.DISSENTER": "who agreed to run it twice: Hand has the boards, no agreement per player",

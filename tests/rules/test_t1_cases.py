@@ -19,7 +19,7 @@ from parsers.model import Hand, Pot
 from tests.rules.builder import make_hand
 from tests.rules.t1_coverage import register
 from tests.rules.test_betting import flop_51, hand_52, hand_53, hand_58, hand_59, seven_handed
-from tests.rules.test_new_rules import CEP, DEEP, ONLINE, PKR, R003, T09, found
+from tests.rules.test_new_rules import CEP, DEEP, ONLINE, PKR, R003, T09, found, hid
 from tests.rules.test_pots_showdown import bb_ante_hand, odd_chip_hand, rit_hand, side_pot_hand, straddle_hand
 from tests.rules.test_t1_coverage import chop, raked, uncontested
 
@@ -113,6 +113,14 @@ def _pot_rake(*rakes: int) -> Hand:
 def _rabbit(cards: str | None, tournament: bool = False) -> Hand:
     """A hand won preflop, then (``cards``) the flop the dealer showed after it (Hand.rabbit_cards)."""
     h = replace(uncontested("C"), rabbit_cards=cards)
+    return _tour(h) if tournament else h
+
+
+def _voided(reason: str | None, cancelled: bool = True, tournament: bool = False) -> Hand:
+    """A hand voided (``cancelled``) before the flop, with the floor's reason (Hand.cancel_reason)."""
+    h = make_hand([("A", DEEP), ("B", DEEP), ("C", DEEP)],
+                  [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200)], hand_id=hid())
+    h = replace(h, cancelled=cancelled, cancel_reason=reason)
     return _tour(h) if tournament else h
 
 
@@ -258,6 +266,16 @@ CASES: list[Case] = [
     Case("BOARD.RABBIT_HUNT", L, R003, lambda: _rabbit(""), None, "empty"),
     # a board run a second time is run it twice, not a rabbit hunt
     Case("BOARD.RABBIT_HUNT", L, PKR, lambda: rit_hand(100_000, 2), None, "run_twice"),
+    # PKR «Irregularidades»: missing cards do not invalidate a hand's result (§3: WARNING (PKR)); CEP calls
+    # such a deck defective, T09 and R003 say nothing: a hand voided for it is no finding there
+    Case("DECK.MISSING_CARD", V, PKR, lambda: _voided("missing_card"), W),
+    Case("DECK.MISSING_CARD", L, PKR, lambda: _voided("misdeal"), None, "voided_for_a_misdeal"),
+    Case("DECK.MISSING_CARD", L, PKR, lambda: _voided(None), None, "reason_unstated"),
+    Case("DECK.MISSING_CARD", L, PKR, lambda: _voided("missing_card", cancelled=False), None, "result_stood"),
+    Case("DECK.MISSING_CARD", Q, CEP, lambda: _voided("missing_card", tournament=True), None, "defective_deck"),
+    Case("DECK.MISSING_CARD", Q, T09, lambda: _voided("missing_card", tournament=True), None),
+    Case("DECK.MISSING_CARD", Q, R003, lambda: _voided("missing_card"), None),
+    Case("DECK.MISSING_CARD", Q, ONLINE, lambda: _voided("missing_card"), None),
     Case("RAKE.NONE_IN_TOURNAMENT", V, CEP, lambda: raked("tournament", 25), E),
     Case("RAKE.NONE_IN_TOURNAMENT", L, CEP, lambda: raked("tournament", 0)),
     Case("RUN_TWICE.GAME_TYPE", V, PKR, lambda: rit_hand(100_000, 2, "tournament"), E),

@@ -63,3 +63,29 @@ def test_rabbit_cards_are_stored_and_read_back(tmp_path: Path) -> None:
     back = _stored(tmp_path, [shown, _three_pots()])
     assert back["test:703"].rabbit_cards == "QsJd"
     assert back["test:701"].rabbit_cards is None
+
+
+def test_void_reason_redeal_link_and_declined_runs_are_stored_and_read_back(tmp_path: Path) -> None:
+    voided = replace(_three_pots(), hand_id="test:704", cancelled=True, cancel_reason="missing_card")
+    redeal = replace(_three_pots(), hand_id="test:705", redeal_of="test:704", rit_declined=["A", "B"])
+    back = _stored(tmp_path, [voided, redeal, _three_pots()])
+    assert (back["test:704"].cancel_reason, back["test:704"].redeal_of) == ("missing_card", None)
+    assert back["test:705"].redeal_of == "test:704"
+    assert list(back["test:705"].rit_declined or []) == ["A", "B"]
+    plain = back["test:701"]
+    assert (plain.cancel_reason, plain.redeal_of, plain.rit_declined) == (None, None, None)
+
+
+def test_a_warehouse_made_before_the_void_and_redeal_records_gets_them_on_connect(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    con = db.connect(path)
+    for col in ("cancel_reason", "redeal_of", "rit_declined"):
+        con.execute(f"ALTER TABLE hands DROP COLUMN {col}")
+    con.close()
+    con = db.connect(path)
+    try:
+        cols = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns"
+                                          " WHERE table_name = 'hands'").fetchall()}
+        assert {"cancel_reason", "redeal_of", "rit_declined"} <= cols
+    finally:
+        con.close()
