@@ -87,6 +87,10 @@ ARTICLES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("DECK.DUPLICATE_CARD", "*"): (
         "002", "Irregularidades",
         "Si dos cartas idénticas son descubiertas en cualquier momento de la mano TODA LA ACCION ES NULA"),
+    ("RUN_TWICE.DISSENTER", "PKR"): (
+        "002", "Procedimientos generales, «Twice»",
+        "este jugara con la primera mano y de ser el ganador se llevara la totalidad del pozo o los pozos de que"
+        " haga parte"),
     ("DECK.MISSING_CARD", "PKR"): (
         "002", "Irregularidades", "Una o más cartas que falten en la baraja, no invalidan el resultado de una mano"),
     ("RAKE.PER_POT_PROPORTIONAL", "R003"): (

@@ -51,7 +51,8 @@ NOT_IN_RECORD = {
     "BOARD.RABBIT_HUNT/export": "undealt cards revealed after the hand (no export writes them): checked where "
                                 "the record writes them (parsers.model.Hand.rabbit_cards)",
     "MISDEAL.REDEAL": "the original deal of a redealt hand (exports keep only the hand that played)",
-    "RUN_TWICE.DISSENTER": "who agreed to run it twice (exports write the boards, not the agreement)",
+    "RUN_TWICE.DISSENTER/export": "who agreed to run it twice (exports write the boards, not the agreement):"
+                                  " checked where the record writes it (parsers.model.Hand.rit_declined)",
     "RAKE.PER_POT_PROPORTIONAL/export": "the rake taken from each pot (exports write one rake per hand): checked "
                                         "where the record writes it (parsers.model.Pot.rake)",
     "RAKE.CAP/table": "the house's cap per blind level (params.rake.cap_by_blinds; R003 leaves it to the "

@@ -18,9 +18,9 @@ from typing import NamedTuple
 
 from parsers.model import Hand, Kind
 
-from .articles import cite_article, cite_house
+from .articles import book_key, cite_article, cite_house
 from .cards import best_high, best_low, card_ids
-from .findings import DATA, ERROR, Finding, fmt, review, uncited
+from .findings import DATA, ERROR, Finding, finding, fmt, review, uncited
 from .profiles import Profile
 from .rake import Rake, rake_of
 from .replay import Replay
@@ -376,7 +376,81 @@ def _check_pots(hand: Hand, prof: Profile, rp: Replay, rk: Rake) -> list[Finding
                     )
                 )
     if nboards > 1:
-        out[judged:] = [_run_split(hand, prof, f, nboards) for f in out[judged:]]
+        dissent = _dissenter_findings(hand, prof, rp, dist, actual, rake)
+        if dissent is not None:  # PKR, a live player declined: his pots are not divided by runs
+            out[judged:] = dissent
+        else:
+            out[judged:] = [_run_split(hand, prof, f, nboards) for f in out[judged:]]
+    return out
+
+
+#: the rulings where a dissenter lost the first run and is paid from a later one (matrix §3: HD)
+_DISSENT_RULINGS = ("dissenter_out_after_run_1", "award_stands")
+
+
+def _dissenter_findings(hand: Hand, prof: Profile, rp: Replay, dist: Distribution, actual: list[int],
+                        rake: int) -> list[Finding] | None:
+    """RUN_TWICE.DISSENTER (PKR «Procedimientos generales, «Twice»»): a player who does not agree to run
+    it more than once plays the first run only and, winning it, takes the whole of every pot he is in.
+
+    Only where the record says who declined (``Hand.rit_declined``; no export writes it) and only under
+    PKR, the one book that states it (R003 leaves running twice to agreement and says nothing of a
+    dissenter; the tournament books have no run it twice; online the site's software runs what was
+    agreed). None when the rule does not apply (the by-runs division stands: ``_run_split``); else the
+    findings that replace the division's: the dissenter sole best hand of run 1 in a pot but paid less
+    than those pots, less the rake (ERROR); a dissenter who lost run 1 of every pot he is in and is paid
+    (the book does not say what a dissenter who lost run 1 keeps: REVIEW, the matrix's HD). Ties on run 1
+    and high-low games are left alone. Weak spot: the pots the dissenter is not in are not checked for
+    their by-runs division in such a hand."""
+    ring = rp.ring
+    declined = {p for p in (hand.rit_declined or ())}
+    dissenters = [i for i, p in enumerate(ring) if p in declined and not dist.folded[i]]
+    if book_key(prof) != "PKR" or not dissenters or dist.hilo:
+        return None
+    boards = sorted(hand.boards, key=lambda b: b.board_no)
+    board = [c for c in card_ids(boards[0].cards) if c is not None] if boards else []
+    omaha = hand.variant.startswith("omaha") or hand.variant == "courchevel"
+    cards = _known_cards(hand, ring, 4 if omaha else 2)
+    live, dead = dead_money(hand, rp)
+    pots = build_pots(live, dist.folded, dead)
+    out: list[Finding] = []
+    for d in dissenters:
+        won: list[int] = []  # the pots d takes whole: won alone on run 1, or d's alone
+        contested = tied = lost = 0
+        for pot in pots:
+            if d not in pot.eligible:
+                continue
+            if len(pot.eligible) == 1:
+                won.append(pot.amount)
+                continue
+            if len(board) < 5 or any(i not in cards for i in pot.eligible):
+                return []  # run 1 cannot be judged: neither the by-runs division nor this
+            ranks = {i: best_high(cards[i], board, omaha) for i in pot.eligible}
+            best = min(ranks.values())
+            if ranks[d] != best:
+                lost += 1
+            elif sum(r == best for r in ranks.values()) > 1:
+                tied += 1
+            else:
+                won.append(pot.amount)
+                contested += 1
+        who, due = ring[d], sum(won)
+        if contested and not tied:
+            if actual[d] + rake < due:
+                out.append(finding(
+                    hand.hand_id, None, "RUN_TWICE.DISSENTER", ERROR, f"{who} {fmt(due)} (the whole of the pots"
+                    " won on run 1)", f"{who} {fmt(actual[d])}",
+                    f"{who} declined to run it more than once, so played the first run only and, winning it,"
+                    f" takes the whole of every pot {who} is in ({fmt(due)}"
+                    + (f", less at most {fmt(rake)} rake" if rake else "") + f"), not a share by runs: paid"
+                    f" {fmt(actual[d])}." + cite_article(prof, "RUN_TWICE.DISSENTER")))
+        elif lost and not tied and not contested and actual[d] > sum(won):
+            out.append(review(
+                hand.hand_id, None, "RUN_TWICE.DISSENTER", _DISSENT_RULINGS,
+                f"{who}: first run only, lost", f"{who} paid {fmt(actual[d])}",
+                f"{who} declined to run it more than once and lost the first run, yet was paid {fmt(actual[d])};"
+                " the book says only what a dissenter who wins the first run takes, so the floor rules."
+                + cite_article(prof, "RUN_TWICE.DISSENTER") + cite_house(prof)))
     return out
 
 

@@ -83,6 +83,8 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "RUN_TWICE.TIMING": ("run_twice",),
     # rules.pots._run_split: the pot findings of a hand run more than once
     "RUN_TWICE.SPLIT": ("run_twice",),
+    # who declined to run it twice (Hand.rit_declined): the kernel reads none, every such hand bails (F_RECORD)
+    "RUN_TWICE.DISSENTER": ("record_field", "run_twice"),
     # cards shown after the hand (Hand.rabbit_cards): the kernel reads none, every such hand bails (F_RECORD)
     "BOARD.RABBIT_HUNT": ("record_field",),
     # a hand voided for missing cards (Hand.cancel_reason): cancelled hands always bail (F_CANCELLED)
@@ -120,5 +122,4 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "ANTE.BB_ANTE_SHORT_STACK": ("record",),
     "RAKE.CAP": ("record",),
     "MISDEAL.REDEAL": ("not_in_record",),
-    "RUN_TWICE.DISSENTER": ("not_in_record",),
 }

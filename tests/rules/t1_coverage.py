@@ -41,7 +41,6 @@ KINDS = ("violating", "legal", "silent")
 NO_RECORD_FIELD = {
     "MISDEAL.REDEAL": "the original deal of a redealt hand: exports keep only the deal that played; a hand-built "
                       "cancelled record followed by its redeal could carry it, but no check reads such a pair yet",
-    "RUN_TWICE.DISSENTER": "who agreed to run it twice: Hand has the boards, no agreement per player",
 }
 
 

@@ -19,7 +19,7 @@ from parsers.model import Hand, Pot
 from tests.rules.builder import make_hand
 from tests.rules.t1_coverage import register
 from tests.rules.test_betting import flop_51, hand_52, hand_53, hand_58, hand_59, seven_handed
-from tests.rules.test_new_rules import CEP, DEEP, ONLINE, PKR, R003, T09, found, hid
+from tests.rules.test_new_rules import BOARD_A, BOARD_K, CEP, DEEP, ONLINE, PKR, R003, T09, found, hid, ran_twice
 from tests.rules.test_pots_showdown import bb_ante_hand, odd_chip_hand, rit_hand, side_pot_hand, straddle_hand
 from tests.rules.test_t1_coverage import chop, raked, uncontested
 
@@ -122,6 +122,12 @@ def _voided(reason: str | None, cancelled: bool = True, tournament: bool = False
                   [("preflop", "A", "post_sb", 100), ("preflop", "B", "post_bb", 200)], hand_id=hid())
     h = replace(h, cancelled=cancelled, cancel_reason=reason)
     return _tour(h) if tournament else h
+
+
+def _dissent(declined: str, paid: list[tuple[str, int, int]], boards: tuple[str, str] = (BOARD_A, BOARD_K)) -> Hand:
+    """§5.11's 200,000 run twice (A aces, B kings; on ``BOARD_A`` the aces win, on ``BOARD_K`` the kings),
+    ``declined`` having refused to run it more than once (Hand.rit_declined), paid ``paid``."""
+    return replace(ran_twice(paid, boards), rit_declined=[declined])
 
 
 def _straddle_tour() -> Hand:
@@ -286,6 +292,17 @@ CASES: list[Case] = [
     Case("RUN_TWICE.POT_THRESHOLD", L, PKR, lambda: rit_hand(100_001, 3), None, "200002x3"),
     Case("RUN_TWICE.POT_THRESHOLD", Q, R003, lambda: rit_hand(75_000, 2), None, "no_threshold"),
     Case("RUN_TWICE.TIMING", V, PKR, _rit_river, E),
+    # PKR «Twice»: a dissenter plays run 1 only and, winning it, takes the whole of every pot he is in (§3:
+    # ERROR; a dissenter who lost run 1 and is paid: HD). R003 says nothing of a dissenter: its split stands
+    Case("RUN_TWICE.DISSENTER", V, PKR, lambda: _dissent("A", [("A", 100_000, 1), ("B", 100_000, 2)]), E,
+         "split_by_runs"),
+    Case("RUN_TWICE.DISSENTER", V, PKR, lambda: _dissent("A", [("A", 199_999, 1), ("B", 1, 2)]), E, "one_short"),
+    Case("RUN_TWICE.DISSENTER", L, PKR, lambda: _dissent("A", [("A", 200_000, 1)]), None, "whole_pot"),
+    Case("RUN_TWICE.DISSENTER", L, PKR, lambda: _dissent("B", [("A", 200_000, 1)]), None, "lost_run_1"),
+    Case("RUN_TWICE.DISSENTER", V, PKR, lambda: _dissent("B", [("A", 100_000, 1), ("B", 100_000, 2)]), RV,
+         "lost_run_1_paid_run_2"),
+    Case("RUN_TWICE.DISSENTER", Q, R003, lambda: _dissent("A", [("A", 100_000, 1), ("B", 100_000, 2)]), None),
+    Case("RUN_TWICE.DISSENTER", Q, ONLINE, lambda: _dissent("A", [("A", 100_000, 1), ("B", 100_000, 2)]), None),
     # §5.7 side pots 24,000 / 21,000 / 15,000 (A best, then B, then C)
     Case("POT.SIDE_POTS", V, R003, lambda: side_pot_hand([("A", 30000), ("B", 15000), ("C", 15000)]), E),
     Case("POT.SIDE_POTS", L, R003, lambda: side_pot_hand([("A", 24000), ("B", 21000), ("C", 15000)])),
