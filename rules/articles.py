@@ -87,6 +87,18 @@ ARTICLES: dict[tuple[str, str], tuple[str, str, str]] = {
     ("DECK.DUPLICATE_CARD", "*"): (
         "002", "Irregularidades",
         "Si dos cartas idénticas son descubiertas en cualquier momento de la mano TODA LA ACCION ES NULA"),
+    ("MISDEAL.REDEAL", "CEP"): (
+        "000", "Error de Reparto, Mano Nula",
+        "el nuevo reparto es exactamente una repetición, el botón no se mueve, no hay nuevos jugadores sentados,"
+        " y los limites siguen los mismos"),
+    ("MISDEAL.REDEAL/killed", "CEP"): (
+        "000", "Error de Reparto, Mano Nula",
+        "La cartas repartidas a jugadores penalizados o los jugadores que no estaban “en su sitio” en el reparto"
+        " original, y sus manos serán matadas tras el re-reparto"),
+    ("MISDEAL.REDEAL", "PKR"): (
+        "002", "Procedimientos generales, «Mano nula (MISS-Deal)»",
+        "el nuevo reparto es idéntico al anterior: el botón no se mueve y pueden entrar los jugadores que estaban"
+        " penalizados o ausentes"),
     ("RUN_TWICE.DISSENTER", "PKR"): (
         "002", "Procedimientos generales, «Twice»",
         "este jugara con la primera mano y de ser el ganador se llevara la totalidad del pozo o los pozos de que"

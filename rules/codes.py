@@ -26,8 +26,8 @@ F_HAS_RAKE, F_HAS_TOTAL = 256, 512
 #: set by ``rules.columnar`` (not the SQL): a hand with logged action times under a shot-clock rulebook
 F_CLOCK = 1024
 #: set by ``rules.columnar`` (from the pots' ``k_pot_rake``) and by ``FLAGS_SQL``: the hand carries a
-#: record the kernel does not read (issue 13: a rake per pot, rabbit cards, who declined to run it twice), so
-#: the Python engine checks it
+#: record the kernel does not read (issue 13: a rake per pot, rabbit cards, who declined to run it twice, the
+#: misdeal a hand redeals), so the Python engine checks it
 F_RECORD = 2048
 
 #: stud and draw variants (issue 12: parsers.model.STUD_VARIANTS / DRAW_VARIANTS): no board, other streets
@@ -49,8 +49,10 @@ FLAGS_SQL = " + ".join(
         ("h.cancelled", F_CANCELLED),
         ("h.site_rake IS NOT NULL", F_HAS_RAKE),
         ("h.site_total_pot IS NOT NULL", F_HAS_TOTAL),
-        # issue 13's records the kernel does not read (BOARD.RABBIT_HUNT, RUN_TWICE.DISSENTER)
-        ("(coalesce(h.rabbit_cards, '') <> '' OR coalesce(len(h.rit_declined), 0) > 0)", F_RECORD),
+        # issue 13's records the kernel does not read (BOARD.RABBIT_HUNT, RUN_TWICE.DISSENTER, MISDEAL.REDEAL:
+        # a redeal goes to Python, where rules.columnar pairs it with its cancelled original)
+        ("(coalesce(h.rabbit_cards, '') <> '' OR coalesce(len(h.rit_declined), 0) > 0 OR h.redeal_of IS NOT NULL)",
+         F_RECORD),
     )
 )
 KIND_SQL = "CASE c.kind {} ELSE -1 END".format(" ".join(f"WHEN '{v}' THEN {j}" for j, v in enumerate(KIND_NAMES)))

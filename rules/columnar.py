@@ -6,9 +6,10 @@ checks every hand; the action_states of the hands it decided come back as one Ar
 the kernel marks (any possible finding, any feature it does not model) are rebuilt as ``Hand``
 objects and checked by the Python engine (``rules.check.check_hand``), which alone builds findings,
 so messages and citations never differ between the two paths. The cross-hand checks
-(``rules.sequence``) only concern tournament hands under dead-button rulebooks: those hands are
-rebuilt and handed to the same Python function. Hands with per-action times under a rulebook whose
-shot clock is on are marked unsupported for the kernel, so the Python engine runs their CLOCK checks.
+(``rules.sequence``) concern tournament hands under dead-button rulebooks, and a misdeal's redeal with its
+cancelled original (both bail): those hands are rebuilt and handed to the same Python function. Hands
+with per-action times under a rulebook whose shot clock is on are marked unsupported for the kernel, so
+the Python engine runs their CLOCK checks.
 """
 
 from __future__ import annotations
@@ -369,8 +370,11 @@ def check_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None,
         hc = check_hand(hand, prof)
         py_states.extend(hc.replay.states)
         findings.extend((f, prof.name) for f in hc.findings)
+    # and a misdeal's redeal with its original (MISDEAL.REDEAL): both bailed (F_RECORD, cancelled)
+    seq_ix = set(np.flatnonzero(seq_mask).tolist())
+    seq_ix.update(k for k in np.flatnonzero(w.bail).tolist() if by_ix[k].cancelled or by_ix[k].redeal_of)
     groups: dict[str, list[Hand]] = {}
-    for k in np.flatnonzero(seq_mask).tolist():
+    for k in sorted(seq_ix):
         groups.setdefault(books[k], []).append(by_ix[k])
     if carry is not None:
         name = rulebook or pmap.name_for(carry)
@@ -379,7 +383,7 @@ def check_window(tables: list[pa.Table], lo: int, hi: int, rulebook: str | None,
     for name, group in groups.items():
         prof = load_profile(name)
         findings.extend((f, prof.name) for f in sequence_findings(group, prof) if f.hand_id in rulebook_of)
-    last = by_ix[len(ids) - 1] if len(ids) and seq_mask[-1] else None  # Python: the batch's last hand
+    last = by_ix[len(ids) - 1] if len(ids) and len(ids) - 1 in seq_ix else None  # Python: the batch's last hand
     states = w.states if not py_states else pa.concat_tables([w.states, states_rows(py_states, rulebook_of)])
     codes, counts = np.unique(w.bail[w.bail != 0], return_counts=True)
     reasons = dict(zip(codes.tolist(), counts.tolist(), strict=True))

@@ -50,7 +50,8 @@ NOT_IN_RECORD = {
                                 " where the record writes it (parsers.model.Hand.cancel_reason)",
     "BOARD.RABBIT_HUNT/export": "undealt cards revealed after the hand (no export writes them): checked where "
                                 "the record writes them (parsers.model.Hand.rabbit_cards)",
-    "MISDEAL.REDEAL": "the original deal of a redealt hand (exports keep only the hand that played)",
+    "MISDEAL.REDEAL/export": "the original deal of a redealt hand (exports keep only the hand that played):"
+                             " checked where the record links them (parsers.model.Hand.redeal_of)",
     "RUN_TWICE.DISSENTER/export": "who agreed to run it twice (exports write the boards, not the agreement):"
                                   " checked where the record writes it (parsers.model.Hand.rit_declined)",
     "RAKE.PER_POT_PROPORTIONAL/export": "the rake taken from each pot (exports write one rake per hand): checked "

@@ -89,6 +89,9 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "BOARD.RABBIT_HUNT": ("record_field",),
     # a hand voided for missing cards (Hand.cancel_reason): cancelled hands always bail (F_CANCELLED)
     "DECK.MISSING_CARD": ("cancelled",),
+    # a redeal (Hand.redeal_of) bails (F_RECORD) and its original, cancelled, bails too: rules.columnar hands
+    # both to rules.sequence.sequence_findings, which pairs them
+    "MISDEAL.REDEAL": ("record_field", "cancelled"),
     # pots and showdown (rules.pots.check_pots; kernel: "pots and showdown" section)
     "POT.SIDE_POTS": _AWARDS,
     "POT.ODD_CHIP": _AWARDS,
@@ -121,5 +124,4 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "ACTION.FOLD_NONSTANDARD": ("record",),
     "ANTE.BB_ANTE_SHORT_STACK": ("record",),
     "RAKE.CAP": ("record",),
-    "MISDEAL.REDEAL": ("not_in_record",),
 }

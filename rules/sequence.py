@@ -1,4 +1,5 @@
-"""Rules that span consecutive hands of one table: dead button and the heads-up transition.
+"""Rules that span consecutive hands of one table: dead button, the heads-up transition, and a misdeal's
+redeal against its cancelled original (MISDEAL.REDEAL, ``redeal_findings``).
 
 Why separate: they need hands grouped per table and ordered in time, which the per-hand replay
 never sees. Only tournaments use a dead button (CEP, TDA-2009); cash tables move the button freely.
@@ -18,8 +19,9 @@ from itertools import pairwise
 
 from parsers.model import Hand, Kind
 
+from .articles import book_key, cite_article
 from .continuity import COUNTER_SHARE, MAX_GAP_S
-from .findings import ERROR, REVIEW, WARNING, Finding
+from .findings import ERROR, REVIEW, WARNING, Finding, finding, fmt
 from .profiles import Profile
 from .replay import ring_order
 
@@ -83,14 +85,15 @@ def pair_proof(prev: Hand, cur: Hand, counter: bool) -> str | None:
 
 
 def sequence_findings(hands: list[Hand], prof: Profile) -> list[Finding]:
-    """BLIND.DEAD_BUTTON and BLIND.HEADSUP_TRANSITION over each tournament table's hands."""
+    """MISDEAL.REDEAL over every redeal and its original, then BLIND.DEAD_BUTTON and
+    BLIND.HEADSUP_TRANSITION over each tournament table's hands."""
+    out = redeal_findings(hands, prof)
     if not prof.dead_button:
-        return []
+        return out
     tables: dict[tuple[str, str | None, str], list[Hand]] = {}
     for h in hands:
         if h.game_type == "tournament" and not h.cancelled:
             tables.setdefault((h.site, h.tournament_id, h.table_name), []).append(h)
-    out: list[Finding] = []
     for group in tables.values():
         group.sort(key=_order_key)
         counter = _is_counter(group)
@@ -130,3 +133,73 @@ def _pair_findings(prev: Hand, cur: Hand, prof: Profile, proof: str) -> list[Fin
                     " skips or repeats it" + ("." if proof == "proven" else
                                               " (the hands are shown consecutive by the button only).")
                     + prof.cite("BLIND.DEAD_BUTTON"))]
+
+
+#: the books that state what a redeal keeps (rules_matrix §2 MISDEAL.REDEAL: CEP and PKR; T09 and R003 say
+#: nothing, and the legend never makes an ERROR of a silent book; online no dealer redeals)
+_REDEAL_BOOKS = ("CEP", "PKR")
+#: what "the limits stay the same" / "identical" holds fixed between the original deal and the redeal
+_LIMITS = ("variant", "betting", "sb", "bb", "ante", "bb_ante")
+#: a player's part in a hand beyond posting and folding: a hand that was played, not killed
+_PLAYED = frozenset({Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.SHOW})
+
+
+def redeal_findings(hands: list[Hand], prof: Profile) -> list[Finding]:
+    """MISDEAL.REDEAL: a redeal (``Hand.redeal_of``: the log links it to the cancelled hand it replays; no
+    export writes the link) against its original among ``hands``. CEP «Error de Reparto, Mano Nula»: an
+    exact repeat, the button does not move, no new players are seated, the limits stay the same, and the
+    cards of players not at their seat on the original deal are killed. PKR «Mano nula»: identical, the
+    button does not move, but penalized or absent players may come in. So: a moved button or changed
+    limits (blinds, antes, game, structure) is ERROR under both; a player dealt in who was not seated at
+    the original deal, or one absent from it who then plays his hand, is ERROR under CEP only. The pair
+    is judged only when the original is among the hands checked with it (the same batch, or the one
+    hand of look-behind), is cancelled and sits at the same table."""
+    key = book_key(prof)
+    if key not in _REDEAL_BOOKS:
+        return []
+    by_id = {h.hand_id: h for h in hands}
+    out: list[Finding] = []
+    for cur in hands:
+        orig = by_id.get(cur.redeal_of) if cur.redeal_of else None
+        if orig is None or orig is cur or not orig.cancelled or (orig.site, orig.table_name) != (
+                cur.site, cur.table_name):
+            continue
+        out.extend(_redeal(orig, cur, prof, key))
+    return out
+
+
+def _redeal(orig: Hand, cur: Hand, prof: Profile, key: str) -> list[Finding]:
+    hid, cite = cur.hand_id, cite_article(prof, "MISDEAL.REDEAL")
+    said = f"Hand {cur.hand_id} redeals misdealt hand {orig.hand_id}: "
+    out: list[Finding] = []
+    if orig.button_seat is not None and cur.button_seat is not None and orig.button_seat != cur.button_seat:
+        out.append(finding(hid, None, "MISDEAL.REDEAL", ERROR, f"button on seat {orig.button_seat}",
+                           f"button on seat {cur.button_seat}",
+                           said + "the redeal repeats the original deal and the button does not move." + cite))
+    changed = [f"{k} {_val(getattr(orig, k))} -> {_val(getattr(cur, k))}" for k in _LIMITS
+               if getattr(orig, k) != getattr(cur, k)]
+    if changed:
+        out.append(finding(hid, None, "MISDEAL.REDEAL", ERROR, "the original deal's limits",
+                           ", ".join(changed), said + "the redeal repeats the original deal, its blinds and limits"
+                           " the same." + cite))
+    if key != "CEP":  # PKR: penalized or absent players may come in
+        return out
+    seated = {s.player: s for s in orig.seats}
+    dealt = [s.player for s in cur.seats if not s.sitting_out]
+    new = [p for p in dealt if p not in seated]
+    if new:
+        out.append(finding(hid, None, "MISDEAL.REDEAL", ERROR, "no new players seated",
+                           f"dealt in: {', '.join(new)}",
+                           said + "no new players are seated for the redeal." + cite))
+    played = {a.player for a in cur.actions if a.kind in _PLAYED}
+    absent = [p for p in dealt if p in seated and seated[p].sitting_out and p in played]
+    if absent:
+        out.append(finding(hid, None, "MISDEAL.REDEAL", ERROR, f"{', '.join(absent)}: hand killed",
+                           f"{', '.join(absent)} played the redeal",
+                           said + "the cards of players not at their seat on the original deal are killed after"
+                           " the redeal." + cite_article(prof, "MISDEAL.REDEAL/killed")))
+    return out
+
+
+def _val(v: object) -> str:
+    return fmt(v) if isinstance(v, int) and not isinstance(v, bool) else str(v)
