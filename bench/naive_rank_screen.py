@@ -141,9 +141,8 @@ def _percentile(values: list[float]) -> np.ndarray:
     return (sums / counts)[inv] / max(len(arr), 1)
 
 
-def screen(paths: list[Path], min_hands: int = 20, budget: float = 0.01) -> tuple[list[Pair], list[Flag]]:
-    """Candidate pairs and the top ``budget`` share of them (at least 10) as pair flags."""
-    hands = load(paths)
+def signals(hands: list[Hand], min_hands: int = 20) -> tuple[list[Pair], dict[str, list[float]], dict[str, object]]:
+    """Candidate pairs, the five raw signals per pair (higher = more suspicious) and the evidence hand lists."""
     together: dict[Pair, int] = defaultdict(int)
     hour_hands: dict[str, int] = defaultdict(int)
     hour_player: dict[tuple[str, str], int] = defaultdict(int)
@@ -241,8 +240,6 @@ def screen(paths: list[Path], min_hands: int = 20, budget: float = 0.01) -> tupl
                         sq_exp[(min(p1, p), max(p1, p))] += reraised[p] / max(faced_raise[p], 1)
                     seen_third = True
     cands = sorted(p for p, n in together.items() if n >= min_hands)
-    if not cands:
-        return [], []
     sig: dict[str, list[float]] = {k: [] for k in ("cooc", "passivity", "flow", "squeeze", "covpip")}
     hours_of: dict[str, list[str]] = defaultdict(list)
     for hour, p in hour_player:
@@ -278,14 +275,22 @@ def screen(paths: list[Path], min_hands: int = 20, budget: float = 0.01) -> tupl
         # 5. co-VPIP deficit against the product of the individual VPIP rates
         pa, pb = n_vpip[a] / n_hands[a], n_vpip[b] / n_hands[b]
         sig["covpip"].append(-_binom_z(both_vpip.get((a, b), 0), n * pa * pb, n * pa * pb * (1 - pa * pb)))
+    ev: dict[str, object] = {"hu": hu_hands, "flow": flow_hands, "sq": sq_hands, "split": split_hands,
+                             "vpip": n_vpip, "n": n_hands}
+    return cands, sig, ev
+
+
+def screen(paths: list[Path], min_hands: int = 20, budget: float = 0.01) -> tuple[list[Pair], list[Flag]]:
+    """Candidate pairs and the top ``budget`` share of them (at least 10) as pair flags."""
+    cands, sig, ev = signals(load(paths), min_hands)
+    if not cands:
+        return [], []
     pct = {k: _percentile(v) for k, v in sig.items()}
     behaviour = ("passivity", "flow", "squeeze", "covpip")
     beh = np.vstack([pct[k] for k in behaviour])
     best = beh.argmax(axis=0)
     score = 0.5 * (pct["cooc"] + beh.max(axis=0))
     k = max(10, math.ceil(budget * len(cands)))
-    ev: dict[str, object] = {"hu": hu_hands, "flow": flow_hands, "sq": sq_hands, "split": split_hands,
-                             "vpip": n_vpip, "n": n_hands}
     flags: list[Flag] = []
     for i in np.argsort(-score, kind="mergesort")[:k]:
         name = behaviour[best[i]]
