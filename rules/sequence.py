@@ -169,19 +169,20 @@ def redeal_findings(hands: list[Hand], prof: Profile) -> list[Finding]:
 
 
 def _redeal(orig: Hand, cur: Hand, prof: Profile, key: str) -> list[Finding]:
-    hid, cite = cur.hand_id, cite_article(prof, "MISDEAL.REDEAL")
+    hid = cur.hand_id
     said = f"Hand {cur.hand_id} redeals misdealt hand {orig.hand_id}: "
     out: list[Finding] = []
     if orig.button_seat is not None and cur.button_seat is not None and orig.button_seat != cur.button_seat:
         out.append(finding(hid, None, "MISDEAL.REDEAL", ERROR, f"button on seat {orig.button_seat}",
                            f"button on seat {cur.button_seat}",
-                           said + "the redeal repeats the original deal and the button does not move." + cite))
+                           said + "the redeal repeats the original deal and the button does not move."
+                           + cite_article(prof, "MISDEAL.REDEAL")))
     changed = [f"{k} {_val(getattr(orig, k))} -> {_val(getattr(cur, k))}" for k in _LIMITS
                if getattr(orig, k) != getattr(cur, k)]
     if changed:
         out.append(finding(hid, None, "MISDEAL.REDEAL", ERROR, "the original deal's limits",
                            ", ".join(changed), said + "the redeal repeats the original deal, its blinds and limits"
-                           " the same." + cite))
+                           " the same." + cite_article(prof, "MISDEAL.REDEAL")))
     if key != "CEP":  # PKR: penalized or absent players may come in
         return out
     seated = {s.player: s for s in orig.seats}
@@ -190,7 +191,7 @@ def _redeal(orig: Hand, cur: Hand, prof: Profile, key: str) -> list[Finding]:
     if new:
         out.append(finding(hid, None, "MISDEAL.REDEAL", ERROR, "no new players seated",
                            f"dealt in: {', '.join(new)}",
-                           said + "no new players are seated for the redeal." + cite))
+                           said + "no new players are seated for the redeal." + cite_article(prof, "MISDEAL.REDEAL")))
     played = {a.player for a in cur.actions if a.kind in _PLAYED}
     absent = [p for p in dealt if p in seated and seated[p].sitting_out and p in played]
     if absent:
