@@ -5,7 +5,9 @@
 
 For each generator and intensity one room is written (PokerStars text, every hole card), ingested
 and run through ``detect`` in operator and player mode; the naive single-signal screen
-(``bench/naive_screen.py``, text only, no hole cards) runs on the same files. The second generator
+(``bench/naive_screen.py``, text only, no hole cards) and the rank screen written independently from
+the issue's description (``bench/naive_rank_screen.py``) run on the same files; the margin is taken
+against the better of the two. The second generator
 (``simulator.foreign``) was written independently of the detectors and is never trained or tuned
 on: it is the test. The first (``floorman simulate --world random``) is shown beside it.
 
@@ -111,15 +113,23 @@ def run_room(generator: str, intensity: float, args: argparse.Namespace) -> list
                      "seconds": round(time.perf_counter() - t0, 1)})
     if args.no_naive:
         return rows
+    for who, screen in peers():
+        t0 = time.perf_counter()
+        cands, flags = screen([hh])
+        scored = {**score_flags(cands, flags, truth), **extra_metrics(flags, truth)}
+        for mode in args.modes:  # the screens read no hole cards: one result serves both modes
+            rows.append({"generator": generator, "intensity": intensity, "mode": mode, "who": who, **scored,
+                         "seconds": round(time.perf_counter() - t0, 1)})
+    return rows
+
+
+def peers() -> list[tuple[str, Any]]:
+    """The naive peers: the first screen (mean of the top three signal percentiles) and the rank screen
+    written independently from the issue's description (co-occurrence beside the best behavioural signal)."""
+    from naive_rank_screen import screen as rank_screen
     from naive_screen import screen
 
-    t0 = time.perf_counter()
-    cands, flags = screen([hh])
-    scored = {**score_flags(cands, flags, truth), **extra_metrics(flags, truth)}
-    for mode in args.modes:  # the screen reads no hole cards: one result serves both modes
-        rows.append({"generator": generator, "intensity": intensity, "mode": mode, "who": "naive", **scored,
-                     "seconds": round(time.perf_counter() - t0, 1)})
-    return rows
+    return [("naive", screen), ("naive_rank", rank_screen)]
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
@@ -130,16 +140,17 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     for r in rows:
         print(" | ".join(str(r.get(c, "")) for c in cols))
     print()
-    print("margin = floorman composite - naive composite, per room and mode:")
+    print("margin = floorman composite - the best naive peer's composite, per room and mode:")
     for r in rows:
         if r["who"] != "floorman":
             continue
-        peer = next((x for x in rows if x["who"] == "naive" and x["generator"] == r["generator"]
-                     and x["intensity"] == r["intensity"] and x["mode"] == r["mode"]), None)
-        if peer is None:
+        same = [x for x in rows if x["who"].startswith("naive") and x["generator"] == r["generator"]
+                and x["intensity"] == r["intensity"] and x["mode"] == r["mode"]]
+        if not same:
             continue
+        peer = max(same, key=lambda x: x["composite"])
         print(f"  {r['generator']:8} i={r['intensity']:<4} {r['mode']:8} {r['composite']:.3f} vs "
-              f"{peer['composite']:.3f}  margin {r['composite'] - peer['composite']:+.3f}")
+              f"{peer['composite']:.3f} ({peer['who']})  margin {r['composite'] - peer['composite']:+.3f}")
 
 
 def _param(text: str) -> tuple[str, Any]:
