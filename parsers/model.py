@@ -168,9 +168,8 @@ class StreetCards(NamedTuple):
     face_up: bool  # stud up-cards; down cards and every draw card are False
 
 
-#: ``Hand.cancel_reason`` values a check reads (a log may write others; they are kept, not judged)
+#: the ``Hand.cancel_reason`` a check reads (a log may write others, e.g. "misdeal": kept, not judged)
 CANCEL_MISSING_CARD = "missing_card"
-CANCEL_REASONS = (CANCEL_MISSING_CARD, "misdeal", "duplicate_card", "foreign_card", "other")
 
 
 class Pot(NamedTuple):
@@ -245,8 +244,8 @@ class Hand:
     #: ``Board.cards``), e.g. "Qs" for a river shown once everyone had folded; None when none were shown.
     #: Not a run-it-twice board (those are ``boards`` 2, 3). BOARD.RABBIT_HUNT reads it.
     rabbit_cards: str | None = None
-    #: why a cancelled hand was voided, where the floor's log writes it: one of ``CANCEL_REASONS``
-    #: (``"missing_card"``: cards found missing from the deck); None when unstated (every export).
+    #: why a cancelled hand was voided, where the floor's log writes it, free text
+    #: (``CANCEL_MISSING_CARD``: cards found missing from the deck); None when unstated (every export).
     #: DECK.MISSING_CARD reads it.
     cancel_reason: str | None = None
     #: the ``hand_id`` of the cancelled hand (a misdeal) this hand redeals; None for a hand that is no
