@@ -13,6 +13,9 @@
 # CLUSTER_VISIBILITY_TIMEOUT (120 s: must exceed the longest step, and is how long the killed
 # worker's step waits before another worker takes it), FLOORMAN_CLUSTER_DIR (parent
 # of the temp folder), CLUSTER_KEEP=1 keeps the temp folder (logs, warehouses) for a post-mortem.
+# Benchmark mode (bench/cluster_audit.py): CLUSTER_LANDING=DIR runs the day folders already landed
+# there (no simulation); CLUSTER_BENCH=1 runs only the cluster night, kills no worker, and ends with
+# the night's figures (seconds per million hands, each worker's peak RSS) instead of the comparison.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +25,7 @@ BIN="$ROOT/.venv/bin"
 WORKERS="${CLUSTER_WORKERS:-2}"
 N_DAYS="${CLUSTER_DAYS:-3}"
 HANDS="${CLUSTER_HANDS:-1000}"
+BENCH="${CLUSTER_BENCH:-0}"
 T0=$(date +%s)
 export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"  # this checkout's code, whatever the venv points at
 
@@ -140,20 +144,30 @@ mkdir -p "${FLOORMAN_CLUSTER_DIR:-${TMPDIR:-/tmp}}"
 RUN="$(mktemp -d "${FLOORMAN_CLUSTER_DIR:-${TMPDIR:-/tmp}}/floorman-cluster.XXXXXX")"
 chmod 755 "$RUN"
 mkdir -p "$RUN/logs" "$RUN/shared/landing" "$RUN/shared/work" "$RUN/single" "$RUN/dagster_home"
-DAYS="$("$PY" -c "
+if [ -n "${CLUSTER_LANDING:-}" ]; then
+    LANDING="$(cd "$CLUSTER_LANDING" && pwd)"
+    DAYS="$(find "$LANDING" -mindepth 1 -maxdepth 1 -type d -name '20??-??-??' -printf '%f\n' | sort | paste -sd,)"
+    [ -n "$DAYS" ] || { say "no day folders (YYYY-MM-DD) in $LANDING"; exit 2; }
+    say "landed days in $LANDING: $DAYS"
+else
+    LANDING="$RUN/shared/landing"
+    DAYS="$("$PY" -c "
 from datetime import date, timedelta
 print(','.join(str(date(2026, 11, 20) + timedelta(days=i)) for i in range($N_DAYS)))")"
+    say "simulating $N_DAYS days x $HANDS hands into $LANDING"
+    "$PY" -m pipelines.cluster.night simulate --landing "$LANDING" --days "$DAYS" --hands "$HANDS"
+fi
 
-say "simulating $N_DAYS days x $HANDS hands into $RUN/shared/landing"
-"$PY" -m pipelines.cluster.night simulate --landing "$RUN/shared/landing" --days "$DAYS" --hands "$HANDS"
-
-say "single-process night (floorman audit)"
-t=$(date +%s)
-env -u DAGSTER_HOME "$BIN/floorman" audit "$RUN/shared/landing" --db "$RUN/single/warehouse.duckdb" \
-    --work "$RUN/single/work" --log-level WARNING >"$RUN/logs/single.log" 2>&1 \
-    || { tail -20 "$RUN/logs/single.log"; exit 1; }
-SINGLE_S=$(( $(date +%s) - t ))
-say "single-process night: ${SINGLE_S} s"
+SINGLE_S=0
+if [ "$BENCH" != 1 ]; then
+    say "single-process night (floorman audit)"
+    t=$(date +%s)
+    env -u DAGSTER_HOME "$BIN/floorman" audit "$LANDING" --db "$RUN/single/warehouse.duckdb" \
+        --work "$RUN/single/work" --log-level WARNING >"$RUN/logs/single.log" 2>&1 \
+        || { tail -20 "$RUN/logs/single.log"; exit 1; }
+    SINGLE_S=$(( $(date +%s) - t ))
+    say "single-process night: ${SINGLE_S} s"
+fi
 
 PG_PORT=$(free_port); REDIS_PORT=$(free_port); GRPC_PORT=$(free_port)
 export DAGSTER_HOME="$RUN/dagster_home"
@@ -161,7 +175,7 @@ export FLOORMAN_PG_URL="postgresql+psycopg2://floorman@127.0.0.1:$PG_PORT/dagste
 export FLOORMAN_CELERY_BROKER="redis://127.0.0.1:$REDIS_PORT/0"
 export FLOORMAN_CELERY_BACKEND="redis://127.0.0.1:$REDIS_PORT/1"
 export FLOORMAN_CELERY_VISIBILITY_TIMEOUT="${CLUSTER_VISIBILITY_TIMEOUT:-120}"
-export FLOORMAN_LANDING="$RUN/shared/landing"   # the shared folder every worker reaches
+export FLOORMAN_LANDING="$LANDING"              # the shared folder every worker reaches
 export FLOORMAN_WORK="$RUN/shared/work"
 export FLOORMAN_CLUSTER_AUTOMATION=0            # runs come from this test only (see below)
 
@@ -199,12 +213,19 @@ wait_grpc
 start_bg "$BIN/dagster-daemon" run -w "$RUN/workspace.yaml" >"$RUN/logs/daemon.log" 2>&1
 
 say "cluster night"
+NIGHT_ARGS=()
+[ "$BENCH" = 1 ] && NIGHT_ARGS=(--no-kill --timeout "${CLUSTER_TIMEOUT:-14400}")
 "$PY" -m pipelines.cluster.night cluster --days "$DAYS" --workspace "$RUN/workspace.yaml" \
-    --workers "$WORKER_PIDS" --out "$RUN/facts.json" || { tail -30 "$RUN/logs/daemon.log"; exit 1; }
+    --workers "$WORKER_PIDS" --out "$RUN/facts.json" "${NIGHT_ARGS[@]}" || { tail -30 "$RUN/logs/daemon.log"; exit 1; }
 
 say "stopping the services"
 stop_all
-say "single-process night ${SINGLE_S} s; whole test $(( $(date +%s) - T0 )) s; logs in $RUN/logs (kept on failure)"
+[ "$BENCH" = 1 ] || say "single-process night ${SINGLE_S} s"
+say "whole run $(( $(date +%s) - T0 )) s; logs in $RUN/logs (kept on failure)"
 COMPARING=1
+if [ "$BENCH" = 1 ]; then
+    "$PY" -m pipelines.cluster.night bench --cluster "$RUN/shared/work/warehouse.duckdb" --facts "$RUN/facts.json"
+    exit 0
+fi
 "$PY" -m pipelines.cluster.night compare --single "$RUN/single/warehouse.duckdb" \
     --cluster "$RUN/shared/work/warehouse.duckdb" --facts "$RUN/facts.json"

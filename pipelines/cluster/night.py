@@ -186,8 +186,10 @@ def wait_runs(instance: Any, night: str, expected: int, pids: dict[str, int], ki
     raise TimeoutError("the cluster night did not finish in time")
 
 
-def run_cluster_night(days: Sequence[str], workspace: Path, pids: dict[str, int]) -> dict[str, Any]:
-    """The night through the cluster; returns the facts the comparison prints."""
+def run_cluster_night(days: Sequence[str], workspace: Path, pids: dict[str, int], kill_one: bool = True,
+                      timeout: float = NIGHT_TIMEOUT) -> dict[str, Any]:
+    """The night through the cluster; returns the facts the comparison (or the benchmark) prints.
+    ``kill_one``: SIGKILL a worker holding a step (the test); off for a benchmark night."""
     from dagster import DagsterInstance
 
     t0 = time.monotonic()
@@ -196,20 +198,38 @@ def run_cluster_night(days: Sequence[str], workspace: Path, pids: dict[str, int]
     part_job, night_job = job_names()
     keys = partition_keys(days)
     night = uuid.uuid4().hex[:12]
-    deadline = t0 + NIGHT_TIMEOUT
+    deadline = t0 + timeout
     with DagsterInstance.get() as instance:
         dagster_cli("job", "backfill", "-w", str(workspace), "-j", part_job, "--partitions", ",".join(keys),
                     "--noprompt", "--tags", json.dumps({NIGHT_TAG: night}))
         print(f"backfill of {part_job} submitted: {len(keys)} partitions", flush=True)
-        records, kill = wait_runs(instance, night, len(keys), pids, None, deadline)
+        records, kill = wait_runs(instance, night, len(keys), pids if kill_one else {}, None, deadline)
         t_parts = time.monotonic()
+        print(f"partitions done in {t_parts - t0:.0f} s", flush=True)
         night_id = str(uuid.uuid4())
         dagster_cli("job", "launch", "-w", str(workspace), "-j", night_job, "--run-id", night_id,
                     "--tags", json.dumps({NIGHT_TAG: night}))
         print(f"{night_job} launched", flush=True)
         records, _ = wait_runs(instance, night, len(keys) + 1, {}, kill, deadline)
         wall = time.monotonic() - t0
-        return _facts(instance, records, kill, wall, t_parts - t0, part_job)
+        facts = _facts(instance, records, kill, wall, t_parts - t0, part_job)
+        return {**facts, "worker_peak_rss_mb": peak_rss_mb(pids)}
+
+
+def peak_rss_mb(pids: dict[str, int]) -> dict[str, int | None]:
+    """Each worker's peak resident memory so far (VmHWM), in MB: with ``--pool solo`` every step a
+    worker ran ran inside that process, so this bounds the memory one step needed. None for a
+    worker that is gone (killed) or on a system without /proc."""
+    out: dict[str, int | None] = {}
+    for name, pid in pids.items():
+        try:
+            status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+        except OSError:
+            out[name] = None
+            continue
+        kb = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), None)
+        out[name] = kb // 1024 if kb is not None else None
+    return out
 
 
 def _facts(instance: Any, records: list[Any], kill: Kill | None, wall: float, parts_wall: float,
@@ -278,6 +298,28 @@ def compare(single: Path, cluster: Path, facts_path: Path) -> int:
     return 0 if same and proved else 1
 
 
+def bench_report(cluster: Path, facts_path: Path) -> int:
+    """A benchmark night's figures: hands, wall time and its split, seconds per million hands and
+    each worker's peak memory; the last line is the summary."""
+    import duckdb
+
+    facts = json.loads(facts_path.read_text(encoding="utf-8"))
+    with duckdb.connect(str(cluster), read_only=True) as con:
+        row = con.execute("SELECT count(*) FROM hands").fetchone()
+    hands = int(row[0]) if row else 0
+    failed = [r for r in facts["runs"] if r["status"] != "SUCCESS"]
+    for run in facts["runs"]:
+        steps = ", ".join(f"{k} {v['seconds']:.0f} s" for k, v in run["steps"].items() if v["seconds"])
+        print(f"  {run['job']} {run['partition'] or ''} {run['status']} {run['seconds'] or 0:.0f} s: {steps}")
+    wall, parts = facts["wall_seconds"], facts["partitions_wall_seconds"]
+    rss = ", ".join(f"{k} {v} MB" for k, v in sorted(facts.get("worker_peak_rss_mb", {}).items()))
+    per_million = wall / max(hands, 1) * 1e6
+    print(f"cluster-bench {'PASS' if hands and not failed else 'FAIL'}: {hands:,} hands in {wall:.0f} s wall "
+          f"({per_million:.0f} s per million hands; partitions {parts:.0f} s, night {wall - parts:.0f} s); "
+          f"{len(facts['runs'])} runs, {len(failed)} not successful; worker peak RSS: {rss}")
+    return 0 if hands and not failed else 1
+
+
 # --------------------------------------------------------------------------- CLI
 
 
@@ -298,6 +340,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--workspace", type=Path, required=True)
     c.add_argument("--workers", type=_pids, required=True, help="name=pid,... of the Celery workers")
     c.add_argument("--out", type=Path, required=True, help="where the night's facts are written (JSON)")
+    c.add_argument("--no-kill", dest="kill", action="store_false", help="kill no worker (a benchmark night)")
+    c.add_argument("--timeout", type=float, default=NIGHT_TIMEOUT, help="seconds the whole night may take")
+    b = sub.add_parser("bench")
+    b.add_argument("--cluster", type=Path, required=True, help="the cluster night's warehouse")
+    b.add_argument("--facts", type=Path, required=True)
     k = sub.add_parser("compare")
     k.add_argument("--single", type=Path, required=True)
     k.add_argument("--cluster", type=Path, required=True)
@@ -307,9 +354,12 @@ def main(argv: list[str] | None = None) -> int:
         simulate(args.landing, args.days.split(","), args.hands)
         return 0
     if args.cmd == "cluster":
-        facts = run_cluster_night(args.days.split(","), args.workspace, args.workers)
+        facts = run_cluster_night(args.days.split(","), args.workspace, args.workers, kill_one=args.kill,
+                                  timeout=args.timeout)
         args.out.write_text(json.dumps(facts, indent=1, default=str), encoding="utf-8")
         return 0
+    if args.cmd == "bench":
+        return bench_report(args.cluster, args.facts)
     return compare(args.single, args.cluster, args.facts)
 
 
