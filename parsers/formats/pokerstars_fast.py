@@ -140,18 +140,29 @@ def _key_info(prefix: str, play: bool, sample: str, date: str) -> _KeyInfo | Non
 def _with_money(frame: pl.DataFrame, **texts: pl.Expr) -> pl.DataFrame:
     """Integer amount columns (named as the keywords) for amount texts, in the frame's ``scale``,
     exactly as ``_stars_money.StarsMoney`` reads them (null when not simple: the parser decides).
-    Two stages so the one regex runs once a row (eager polars recomputes a sub-expression at
-    every use: a regex with two groups read three times cost 400 ns a row, this 130)."""
+    Staged so each string operation runs once a row: eager polars recomputes a sub-expression at
+    every use (the regex read three times cost 400 ns a row, once 130; the digits and the
+    decimals, read three and two times by the final choice, cost a third of the rest)."""
     nums = {f"_num_{name}": text.str.strip_chars().str.extract(_MONEY, 1) for name, text in texts.items()}
-    values = {name: _money_value(pl.col(f"_num_{name}"), pl.col("scale")) for name in texts}
-    return frame.with_columns(**nums).with_columns(**values).drop(list(nums))
+    parts: dict[str, pl.Expr] = {}
+    for name in texts:
+        parts.update(_money_parts(pl.col(f"_num_{name}"), name))
+    values = {name: _money_value(pl.col(f"_dig_{name}"), pl.col(f"_dec_{name}"), pl.col("scale")) for name in texts}
+    return frame.with_columns(**nums).with_columns(**parts).with_columns(**values).drop([*nums, *parts])
 
 
-def _money_value(num: pl.Expr, scale: pl.Expr) -> pl.Expr:
-    """Units for a checked number W, W.F or W.FF: its digits without the dot are W.FF in cents,
-    W.F in tenths of a unit; decimals only in a scale-100 currency."""
-    digits = num.str.replace(".", "", literal=True).cast(pl.Int64, strict=False)
-    decimals = num.str.len_bytes().cast(pl.Int64) - num.str.find(".", literal=True).cast(pl.Int64) - 1
+def _money_parts(num: pl.Expr, name: str) -> dict[str, pl.Expr]:
+    """A checked number's digits without the dot (W.FF in cents, W.F in tenths of a unit) and
+    its count of decimals (null without a dot), as columns ``_dig_NAME`` and ``_dec_NAME``."""
+    return {
+        f"_dig_{name}": num.str.replace(".", "", literal=True).cast(pl.Int64, strict=False),
+        f"_dec_{name}": num.str.len_bytes().cast(pl.Int64) - num.str.find(".", literal=True).cast(pl.Int64) - 1,
+    }
+
+
+def _money_value(digits: pl.Expr, decimals: pl.Expr, scale: pl.Expr) -> pl.Expr:
+    """Units for a checked number W, W.F or W.FF from its digits and decimals; decimals only in
+    a scale-100 currency."""
     return (
         pl.when(decimals.is_null()).then(digits * scale)
         .when(scale == 100).then(pl.when(decimals == 1).then(digits * 10).otherwise(digits))
@@ -248,6 +259,25 @@ def _cum_sum_in_hand(x: pl.Expr, first: pl.Expr) -> pl.Expr:
     return cs - pl.when(first).then(cs - x).otherwise(None).forward_fill()
 
 
+def _committed_before(acts: pl.DataFrame) -> pl.Series:
+    """Chips each action's player had committed on its street before it (``before``), in the
+    frame's row order. Why narrow: only the six columns the running sums read are sorted by
+    (player, street, line) and back, not the whole action frame with its strings."""
+    cols = ["row", "pid", "sn", "is_raise", "raise_to", "delta"]
+    # one integer sort key (pid already names the hand): (player, street) runs in line order
+    if acts.height < (1 << 24):
+        key = (pl.col("pid").cast(pl.Int64) * 8 + pl.col("sn").cast(pl.Int64)) * (1 << 24) + pl.col("row")
+        run = acts.select(cols).sort(key)
+    else:
+        run = acts.select(cols).sort("pid", "sn", "row")
+    seg = ((pl.col("pid") != pl.col("pid").shift(1)) | (pl.col("sn") != pl.col("sn").shift(1))).fill_null(True)
+    block = seg | pl.col("is_raise")
+    base = pl.when(pl.col("is_raise")).then(pl.col("raise_to")).when(seg).then(0).otherwise(None).forward_fill()
+    run = run.with_columns(seg.alias("seg"), (base + _cum_sum_in_hand(pl.col("delta"), block)).alias("after"))
+    before = pl.when(pl.col("seg")).then(0).otherwise(pl.col("after").shift(1)).alias("before")
+    return run.select("row", before).sort("row").get_column("before")
+
+
 def parse_chunk(
     texts: list[str], offsets: list[int], lengths: list[int], source_file: str | list[str]
 ) -> FastChunk:
@@ -263,14 +293,11 @@ def parse_chunk(
         .explode("t")
         .with_columns(_index_in_hand(_first()).alias("i"), pl.col("t").str.strip_chars())
     )
-    blank = pl.col("t") == ""
-    # a blank line before the hand's last text line: the parser's business (double spacing...)
-    bad_blank = (
-        lines.filter(~blank).group_by("_hx").agg((pl.col("i").max() + 1).alias("m"), pl.len().alias("c"))
-        .filter(pl.col("m") != pl.col("c")).get_column("_hx")
-    )  # fmt: skip
-    nb = lines.filter(~blank).drop("i").with_columns(_index_in_hand(_first()).alias("j"))
-    bad: list[pl.Series] = [bad_blank]
+    nb = lines.filter(pl.col("t") != "").with_columns(_index_in_hand(_first()).alias("j"))
+    # a blank line before the hand's last text line (the parser's business: double spacing...)
+    # puts that line's index among all lines ahead of its index among text lines
+    bad: list[pl.Series] = [nb.filter(pl.col("i") != pl.col("j")).get_column("_hx")]
+    nb = nb.drop("i")
 
     # ---- header and table line -------------------------------------------------------------
     first = nb.filter(pl.col("j") == 0).select("_hx", pl.col("t").alias("h"))
@@ -692,17 +719,7 @@ def parse_chunk(
     acts = acts.with_columns(
         simple.alias("simple"), street_no.alias("sn"), pl.int_range(pl.len(), dtype=pl.Int64).alias("row")
     ).with_columns(delta.alias("delta"), (kind == "raise").alias("is_raise"))
-    # one integer sort key (pid already names the hand): (player, street) runs in line order
-    run = acts.with_columns(
-        ((pl.col("pid").cast(pl.Int64) * 8 + pl.col("sn").cast(pl.Int64)) * (1 << 24) + pl.col("row")).alias("key")
-    ).sort("key") if acts.height < (1 << 24) else acts.sort("pid", "sn", "row")
-    seg = ((pl.col("pid") != pl.col("pid").shift(1)) | (pl.col("sn") != pl.col("sn").shift(1))).fill_null(True)
-    block = seg | pl.col("is_raise")
-    base = pl.when(pl.col("is_raise")).then(pl.col("raise_to")).when(seg).then(0).otherwise(None).forward_fill()
-    run = run.with_columns(seg.alias("seg"), (base + _cum_sum_in_hand(pl.col("delta"), block)).alias("after"))
-    run = run.with_columns(pl.when(pl.col("seg")).then(0).otherwise(pl.col("after").shift(1)).alias("before")).sort(
-        "row"
-    )
+    run = acts.with_columns(_committed_before(acts))
     acts = run.with_columns(
         pl.when(kind == "raise")
         .then(pl.col("raise_to") - pl.col("before"))
