@@ -205,3 +205,31 @@ def test_summaries_of_a_file_written_to_since_are_not_used(real_wh: Path, tmp_pa
     assert int(after["net"].sum()) == int(before["net"].sum()) + 12345
     assert data.hand_rows(late, [hand])["awards"].filter(pl.col("amount") == 12345).height == 1
     data.close_all()
+
+
+def test_summaries_that_fail_midway_are_not_used(real_wh: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each summary commits on its own (one transaction ran out of memory at 10M hands), so a build
+    that fails after some tables are written must leave the set marked unusable (no ``dash_meta``),
+    and the pages fall back to their inline definitions."""
+    from dashboards import precompute
+
+    db = tmp_path / "w.duckdb"
+    shutil.copy(real_wh, db)
+    broken = {**precompute.SUMMARIES, "dash_zz_broken": (("hands",), "SELECT no_such_column FROM hands", "1")}
+    monkeypatch.setattr(precompute, "SUMMARIES", broken)
+    with pytest.raises(duckdb.Error):
+        refresh_summaries(db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM dash_seat").fetchone() is not None  # written before the failure
+        assert not materialised(con, "dash_seat")
+    finally:
+        con.close()
+    monkeypatch.setattr(precompute, "SUMMARIES", {k: v for k, v in broken.items() if k != "dash_zz_broken"})
+    refresh_summaries(db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert materialised(con, "dash_seat")
+    finally:
+        con.close()
