@@ -403,7 +403,7 @@ def _dissenter_findings(hand: Hand, prof: Profile, rp: Replay, dist: Distributio
     and high-low games are left alone. Weak spot: the pots the dissenter is not in are not checked for
     their by-runs division in such a hand."""
     ring = rp.ring
-    declined = {p for p in (hand.rit_declined or ())}
+    declined = set(hand.rit_declined or ())
     dissenters = [i for i, p in enumerate(ring) if p in declined and not dist.folded[i]]
     if book_key(prof) != "PKR" or not dissenters or dist.hilo:
         return None
