@@ -16,6 +16,8 @@ from pathlib import Path
 
 import duckdb
 
+from warehouse.db import open_duckdb
+
 #: bumped whenever a summary's columns or sort key change: a snapshot whose dash_* tables were built
 #: by another version (or whose tables changed since) is read through the inline definitions instead
 #: (never a missing column, never a stale row)
@@ -401,7 +403,7 @@ def _build_locator(con: duckdb.DuckDBPyConnection) -> None:
 
 def refresh_summaries(db: str | Path) -> None:
     """``build_summaries`` on the warehouse file at ``db`` (the pipeline's publish step calls this)."""
-    con = duckdb.connect(str(db))
+    con = open_duckdb(db)  # bounded by the deployment's memory limit, if it set one
     try:
         con.execute("SET enable_progress_bar = false")
         con.execute("SET preserve_insertion_order = false")  # every summary has its ORDER BY

@@ -23,13 +23,13 @@ detected hands, otherwise it computes everything in one go (same results, slower
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
 
 from detectors import allin, features, stats
+from warehouse.db import open_duckdb
 
 #: bump when a table's columns or meaning change: older partition files are then not used
 VERSION = "1"
@@ -60,11 +60,8 @@ def build(part: Path, out: Path, mode: str = "operator", part_token: str | None 
     returns the hands. ``part_token``: the token of the file ``part`` becomes (default: its own)."""
     if out.exists():
         out.unlink()
-    con = duckdb.connect(str(part), read_only=True)
+    con = open_duckdb(part, read_only=True)  # the deployment's threads and memory limit
     try:
-        threads = os.environ.get("FLOORMAN_DUCKDB_THREADS")
-        if threads:
-            con.execute(f"SET threads = {int(threads)}")
         con.execute("SET preserve_insertion_order = false")
         features.build(con, mode)
         allin.build_allin_ev(con, mode)

@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from warehouse.db import connect
+from warehouse.db import connect, memory_limit
 from warehouse.ingest import IngestSummary, ingest_paths, iter_input_files
 from warehouse.merge import merge_warehouses
 from warehouse.snapshot import publish
@@ -309,7 +309,7 @@ def run_detectors(build: Path, work: Path) -> StepResult:
         # 5 GB for DuckDB: with each stage's intermediate tables released (detectors.run.release)
         # a 1M-hand night runs in 83.7 s at a peak RSS of 7.2 GB, inside the detectors' 8 GB;
         # 6 GB was no faster (82.5 s) and peaked at 8.2 GB (bench/detect.py, 2026-12-02, idle)
-        summary = detect_warehouse(con, mode=DETECT_MODE, memory_limit=DETECT_MEMORY,
+        summary = detect_warehouse(con, mode=DETECT_MODE, memory_limit=memory_limit(DETECT_MEMORY),
                                    partials=combined_detector_tables(build, work))
         total = int((con.execute("SELECT count(*) FROM flags").fetchone() or (0,))[0])
     finally:

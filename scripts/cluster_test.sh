@@ -178,6 +178,12 @@ export FLOORMAN_CELERY_VISIBILITY_TIMEOUT="${CLUSTER_VISIBILITY_TIMEOUT:-120}"
 export FLOORMAN_LANDING="$LANDING"              # the shared folder every worker reaches
 export FLOORMAN_WORK="$RUN/shared/work"
 export FLOORMAN_CLUSTER_AUTOMATION=0            # runs come from this test only (see below)
+# each worker's DuckDB is bounded: half the machine's memory split between the workers (DuckDB's
+# default, 80% of RAM per connection, let both workers reach ~20 GB at ten million hands)
+if [ -z "${FLOORMAN_DUCKDB_MEMORY:-}" ]; then
+    MEM_KB="$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)"
+    export FLOORMAN_DUCKDB_MEMORY="$(( MEM_KB / 2 / WORKERS / 1024 ))MB"
+fi
 
 # the deployment's instance, plus: no automation, so nothing but this test launches runs (the
 # location leaves out schedules and sensors; this stops the daemon's automation-condition sensors,

@@ -7,10 +7,42 @@ published snapshot, never on the file a pipeline is writing.
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import duckdb
+
+#: DuckDB settings a deployment sets per process through the environment. Why: DuckDB's default
+#: memory limit is 80% of the machine's RAM per connection, so two workers on one machine (or a
+#: worker in a pod with a smaller limit) can each try to take most of it; a night at ten million
+#: hands did, and was killed for memory (README, Distributed night).
+DUCKDB_ENV: dict[str, str] = {
+    "FLOORMAN_DUCKDB_MEMORY": "memory_limit",  # e.g. 6GB: DuckDB spills to disk beyond it
+    "FLOORMAN_DUCKDB_THREADS": "threads",  # benchmarks pin DuckDB to one core
+    "FLOORMAN_DUCKDB_TEMP": "temp_directory",  # where it spills (default: beside the file)
+}
+
+
+def duckdb_config() -> dict[str, Any]:
+    """The DuckDB settings taken from the environment (``DUCKDB_ENV``), for ``duckdb.connect``."""
+    config: dict[str, Any] = {}
+    for variable, setting in DUCKDB_ENV.items():
+        value = os.environ.get(variable, "").strip()
+        if value:
+            config[setting] = int(value) if setting == "threads" else value
+    return config
+
+
+def memory_limit(default: str) -> str:
+    """The deployment's DuckDB memory limit if it set one, else ``default``."""
+    return os.environ.get("FLOORMAN_DUCKDB_MEMORY", "").strip() or default
+
+
+def open_duckdb(path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect`` with the deployment's settings (``duckdb_config``)."""
+    return duckdb.connect(str(path), read_only=read_only, config=duckdb_config())
 
 
 def schema_sql(package: str = "warehouse", name: str = "schema.sql") -> str:
@@ -23,9 +55,9 @@ def connect(path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyConn
     if read_only:
         if not path.exists():
             raise FileNotFoundError(f"warehouse {path} does not exist")
-        return duckdb.connect(str(path), read_only=True)
+        return open_duckdb(path, read_only=True)
     path.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(path))
+    con = open_duckdb(path)
     con.execute(schema_sql())
     return con
 

@@ -461,10 +461,7 @@ def _open_warehouse(db: Path) -> duckdb.DuckDBPyConnection:
     """Connect, refusing a folder up front (DuckDB's own error for it reads like a bug)."""
     if db.is_dir():
         raise IsADirectoryError(errno.EISDIR, "Is a directory", str(db))
-    con = connect(db)
-    threads = os.environ.get("FLOORMAN_DUCKDB_THREADS")  # benchmarks pin DuckDB to one core
-    if threads:
-        con.execute(f"SET threads = {int(threads)}")
+    con = connect(db)  # with the deployment's DuckDB settings (threads, memory: warehouse.db)
     # FSST string compression costs a fifth of the load's DuckDB time (50k hands: 1.45 -> 1.15
     # CPU-s) for a file a fifth smaller; ingest is the night's bottleneck, so strings the ingest
     # writes are dictionary-compressed or plain

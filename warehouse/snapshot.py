@@ -13,7 +13,7 @@ import shutil
 import time
 from pathlib import Path
 
-import duckdb
+from .db import open_duckdb
 
 POINTER = "CURRENT"
 KEEP = 3  # snapshots kept besides the current one (readers may still hold old ones open)
@@ -25,7 +25,7 @@ def publish(db_path: str | Path, root: str | Path) -> Path:
     snapshots = root / "snapshots"
     snapshots.mkdir(parents=True, exist_ok=True)
     # make sure the WAL is folded into the file before copying it
-    con = duckdb.connect(str(db_path))
+    con = open_duckdb(db_path)
     con.execute("CHECKPOINT")
     con.close()
     name = f"warehouse-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{time.time_ns() % 1_000_000:06d}.duckdb"

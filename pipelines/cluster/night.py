@@ -316,7 +316,8 @@ def bench_report(cluster: Path, facts_path: Path) -> int:
     per_million = wall / max(hands, 1) * 1e6
     print(f"cluster-bench {'PASS' if hands and not failed else 'FAIL'}: {hands:,} hands in {wall:.0f} s wall "
           f"({per_million:.0f} s per million hands; partitions {parts:.0f} s, night {wall - parts:.0f} s); "
-          f"{len(facts['runs'])} runs, {len(failed)} not successful; worker peak RSS: {rss}")
+          f"{len(facts['runs'])} runs, {len(failed)} not successful; worker peak RSS: {rss} "
+          f"(DuckDB limit {os.environ.get('FLOORMAN_DUCKDB_MEMORY') or 'default'} each)")
     return 0 if hands and not failed else 1
 
 
