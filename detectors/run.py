@@ -41,6 +41,7 @@ class Params:
     budget_share: float = 0.01  # the queue: this share of the scored pairs (the top of the ranking) ...
     budget_per_1000_players: float | None = None  # ... or this many per 1,000 active players, if more
     budget_min: int = 10  # ... and never fewer than this
+    budget_cap_per_1000_players: float | None = None  # ... but at most this many per 1,000 active players
     ranking: str = "model"  # model | calibrated | blend (rank mean of the two); calibrated without a model
     family_share_min: float = 0.1  # a flagged pair also gets a flag for each family with this share
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
@@ -269,7 +270,8 @@ def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[str]], top: 
 
 
 def _budget(params: Params) -> queue.Budget:
-    return queue.Budget(params.budget_share, params.budget_per_1000_players, params.budget_min)
+    return queue.Budget(params.budget_share, params.budget_per_1000_players, params.budget_min,
+                        params.budget_cap_per_1000_players)
 
 
 def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float], population: int,

@@ -181,6 +181,7 @@ def run_audit(
     workers: int = 1,
     shards: int = 1,
     log_level: str = LOG_LEVEL,
+    flag_cap_per_1000_players: float = 0.0,
 ) -> AuditResult:
     """Ingest, check, detect, report and publish; returns the night's report."""
     t0 = time.perf_counter()
@@ -203,7 +204,8 @@ def run_audit(
         where = f" (pid {run.pid})" if workers > 1 else ""
         for step, secs in run.steps.items():
             timings[f"partition {run.label}{where}: {step}"] = secs
-    resource = AuditResource(work=str(work_dir), db=str(db), rulebook=rulebook)
+    resource = AuditResource(work=str(work_dir), db=str(db), rulebook=rulebook,
+                             flag_cap_per_1000_players=flag_cap_per_1000_players)
     with open_instance(home) as instance:
         night = dg.materialize(night_assets, instance=instance, resources={"audit": resource},
                                run_config=log_config(log_level))

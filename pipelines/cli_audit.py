@@ -70,7 +70,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
     result = run_audit(args.paths, args.db, work=args.work, partition=args.partition,
                        rulebook=args.rulebook or "", workers=args.workers, shards=args.shards,
-                       log_level=args.log_level)
+                       log_level=args.log_level, flag_cap_per_1000_players=args.flag_cap_per_1000_players)
     if args.json:
         print(json.dumps({**result.report, "snapshot": str(result.snapshot), "seconds": round(result.seconds, 2),
                           "timings": result.timings, "dagster_runs": result.run_ids,
@@ -99,5 +99,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="split each day's files into this many partitions (date x shard, at most 8)")
     p.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS,
                    help="Dagster console log level (default INFO; DEBUG shows every step event)")
+    p.add_argument("--flag-cap-per-1000-players", type=float, default=0.0, metavar="N",
+                   help="at most N flags per 1,000 active players in the review queue (default: no cap, "
+                        "1%% of the scored pairs)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_audit)

@@ -21,7 +21,10 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
     modes = ["operator", "player"] if args.mode == "both" else [args.mode]
     for mode in modes:
-        summary = detect(args.db, Params(mode=mode, since=args.since, until=args.until, model=args.model))
+        summary = detect(args.db, Params(mode=mode, since=args.since, until=args.until, model=args.model,
+                                         budget_share=args.budget_share,
+                                         budget_per_1000_players=args.budget_per_1000_players,
+                                         budget_cap_per_1000_players=args.budget_cap_per_1000_players))
         if args.json:
             print(json.dumps(asdict(summary), sort_keys=True))
         else:
@@ -150,6 +153,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--since", help="first hand date (YYYY-MM-DD)")
     p.add_argument("--until", help="last hand date (YYYY-MM-DD)")
     p.add_argument("--model", help="pair model file (default: the packaged one for the mode)")
+    p.add_argument("--budget-share", type=float, default=0.01, metavar="F",
+                   help="the review queue: this share of the scored pairs (default 0.01) ...")
+    p.add_argument("--budget-per-1000-players", type=float, metavar="N",
+                   help="... or N flags per 1,000 active players, if more ...")
+    p.add_argument("--budget-cap-per-1000-players", type=float, metavar="N",
+                   help="... but at most N per 1,000 active players (size the queue to the team)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_detect)
 

@@ -299,8 +299,9 @@ def run_rule_checks(db: Path, rulebook: str | None = None) -> StepResult:
 DETECT_MEMORY = "5GB"
 
 
-def run_detectors(build: Path, work: Path) -> StepResult:
-    """Player/pair statistics, detectors and flags over the combined warehouse."""
+def run_detectors(build: Path, work: Path, flag_cap_per_1000_players: float | None = None) -> StepResult:
+    """Player/pair statistics, detectors and flags over the combined warehouse (the queue at most
+    ``flag_cap_per_1000_players`` flags per 1,000 active players, if given)."""
     from detectors.api import detect_warehouse
 
     t0 = time.perf_counter()
@@ -310,6 +311,7 @@ def run_detectors(build: Path, work: Path) -> StepResult:
         # a 1M-hand night runs in 83.7 s at a peak RSS of 7.2 GB, inside the detectors' 8 GB;
         # 6 GB was no faster (82.5 s) and peaked at 8.2 GB (bench/detect.py, 2026-12-02, idle)
         summary = detect_warehouse(con, mode=DETECT_MODE, memory_limit=memory_limit(DETECT_MEMORY),
+                                   budget_cap_per_1000_players=flag_cap_per_1000_players,
                                    partials=combined_detector_tables(build, work))
         total = int((con.execute("SELECT count(*) FROM flags").fetchone() or (0,))[0])
     finally:

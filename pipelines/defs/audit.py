@@ -158,7 +158,7 @@ def warehouse(context: dg.AssetExecutionContext, audit: AuditResource) -> dg.Mat
 )
 def collusion_flags(context: dg.AssetExecutionContext, audit: AuditResource) -> dg.MaterializeResult:  # type: ignore[type-arg]
     """Player and pair statistics, detectors, flags with evidence hands."""
-    result = steps.run_detectors(audit.build_db, audit.work_dir)
+    result = steps.run_detectors(audit.build_db, audit.work_dir, audit.flag_cap_per_1000_players or None)
     checks = _check_results("collusion_flags", [result.check])
     return dg.MaterializeResult(metadata=result.metadata, check_results=checks)
 

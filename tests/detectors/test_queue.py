@@ -45,6 +45,54 @@ def test_budget_size() -> None:
     assert Budget(share=0.0, per_1000_players=20).size(10_000, 2_500) == 50
 
 
+def test_budget_cap_sizes_the_queue_to_the_population() -> None:
+    # the 10M cluster night: 1% of 1.24M scored pairs was 12,448 flags for ~14,000 players
+    assert Budget().size(1_244_800, 14_000) == 12_448
+    assert Budget(cap_per_1000_players=20).size(1_244_800, 14_000) == 280
+    assert Budget(cap_per_1000_players=1_000).size(14_061, 400) == 141  # a cap above the share changes nothing
+    assert Budget(cap_per_1000_players=1).size(14_061, 400) == 10  # the minimum holds under the cap
+    assert Budget(cap_per_1000_players=1).size(4, 5) == 4
+
+
+def test_detect_cli_budget_options_set_the_queue(warehouse: Path) -> None:
+    """``floorman detect --budget-share/--budget-cap-per-1000-players`` decide how many pairs are flagged."""
+    out = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "detect", "--db", str(warehouse), "--json",
+         "--budget-share", "0.5", "--budget-cap-per-1000-players", "300"],
+        check=True, capture_output=True, text=True,
+    )
+    summary = json.loads(out.stdout)
+    con = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        flagged = con.execute("SELECT count(*) FROM pair_scores WHERE run_id = ? AND flagged",
+                              [summary["run_id"]]).fetchone()
+    finally:
+        con.close()
+    assert flagged is not None
+    uncapped = Budget(0.5).size(summary["pairs_scored"], summary["players"])
+    capped = Budget(0.5, cap_per_1000_players=300).size(summary["pairs_scored"], summary["players"])
+    assert capped < uncapped, "the cap must bind in this warehouse or the test proves nothing"
+    assert flagged[0] == capped
+
+
+def test_night_detector_step_takes_the_cap(warehouse: Path, tmp_path: Path) -> None:
+    """The pipeline's ``collusion_flags`` step passes the resource's cap to the detectors."""
+    import shutil
+
+    from pipelines import steps
+
+    build = tmp_path / "warehouse.duckdb"
+    shutil.copyfile(warehouse, build)
+    steps.run_detectors(build, tmp_path / "work", flag_cap_per_1000_players=7.5)
+    con = duckdb.connect(str(build), read_only=True)
+    try:
+        row = con.execute("SELECT params FROM flags ORDER BY created_at DESC LIMIT 1").fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    assert json.loads(row[0])["budget_cap_per_1000_players"] == 7.5
+
+
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from warehouse.ingest import ingest_paths
