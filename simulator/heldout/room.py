@@ -119,9 +119,12 @@ class Room:
         self.sit(p, table.stake, avoid=table)
         for q in self.pop.groups.get(p.group or "", []):
             if q is not p and q.table is table and self.rng.random() < q.follow:
-                qs = next(k for k, v in table.seats.items() if v is q)
-                table.seats.pop(qs)
-                extra.append(f"{q.name} leaves the table")
+                qs = next((k for k, v in table.seats.items() if v is q), None)
+                if qs is None:  # still joining (not yet dealt in): no seat to leave, no line to write
+                    table.joining = {k: v for k, v in table.joining.items() if v is not q}
+                else:
+                    table.seats.pop(qs)
+                    extra.append(f"{q.name} leaves the table")
                 q.table = None
                 self.sit(q, table.stake, prefer=p.table)
 

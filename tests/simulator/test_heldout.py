@@ -172,3 +172,13 @@ def test_same_seed_same_room(tmp_path: Path) -> None:
     files = sorted(p.name for p in (tmp_path / "a").glob("*.txt"))
     assert files == sorted(p.name for p in (tmp_path / "b").glob("*.txt"))
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files)
+
+
+def test_a_mate_still_joining_can_follow_a_switching_player(tmp_path: Path) -> None:
+    """Seed 9 (3,000 hands) once stopped with StopIteration: a group mate who had sat down but was
+    not yet dealt in was looked for among the seated players when the other switched tables."""
+    generate(tmp_path / "hh", tmp_path / "truth.json", hands=3000, seed=9, intensity=0.5)
+    db = tmp_path / "w.duckdb"
+    summary = ingest_paths([tmp_path / "hh"], db, progress=False)
+    assert summary.hands == 3000
+    assert summary.quarantined == 0 and summary.unreconciled == 0
