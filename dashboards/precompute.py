@@ -90,8 +90,9 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         ("flags", "seats", "hands", "actions", "awards"),
         """
         WITH gm AS (SELECT grp, unnest(grp) AS player FROM {dash_groups}),
-        m AS (SELECT gm.grp, s.hr, s.player, s.net FROM gm JOIN {dash_seat} s
-              ON s.pkey = hash(gm.player) AND s.player = gm.player),
+        m AS (SELECT gm.grp, ds.hr, ds.player, ds.net
+              FROM gm JOIN (SELECT pkey, hr, player, net FROM {dash_seat}) AS ds
+              ON ds.pkey = hash(gm.player) AND ds.player = gm.player),
         mm AS (SELECT m.* FROM m SEMI JOIN (SELECT grp, hr FROM m GROUP BY grp, hr HAVING count(*) >= 2) t
                USING (grp, hr)),
         w AS (SELECT grp, hr, player AS winner, net AS won, sum(net) OVER (PARTITION BY grp, hr) AS total_won,
@@ -113,19 +114,28 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         ("flags", "seats", "hands", "actions", "awards"),
         """
         WITH gm AS (SELECT grp, unnest(grp) AS player FROM {dash_groups}),
-        m AS (SELECT gm.grp, s.hr, s.player, s.table_name, s.started_at FROM gm JOIN {dash_seat} s
-              ON s.pkey = hash(gm.player) AND s.player = gm.player),
-        t AS (SELECT grp, hr, any_value(table_name) AS table_name, any_value(started_at) AS started_at,
-                     list(player) AS players
+        m AS (SELECT gm.grp, ds.hr, ds.player, ds.table_name, ds.started_at
+              FROM gm JOIN (SELECT pkey, hr, player, table_name, started_at FROM {dash_seat}) AS ds
+              ON ds.pkey = hash(gm.player) AND ds.player = gm.player),
+        t AS (SELECT grp, hr, any_value(table_name) AS table_name, any_value(started_at) AS started_at
               FROM m GROUP BY grp, hr HAVING count(*) >= 2),
         g AS (SELECT *, CASE WHEN started_at - lag(started_at)
                                   OVER (PARTITION BY grp, table_name ORDER BY started_at, hr)
                              <= INTERVAL 30 MINUTE THEN 0 ELSE 1 END AS new FROM t),
         s AS (SELECT *, sum(new) OVER (PARTITION BY grp, table_name ORDER BY started_at, hr
-                                       ROWS UNBOUNDED PRECEDING) AS session FROM g)
-        SELECT grp, table_name, min(started_at) AS start, max(started_at) AS "end", count(*) AS hands,
-               list_sort(list_distinct(flatten(list(players)))) AS players
-        FROM s GROUP BY grp, table_name, session
+                                       ROWS UNBOUNDED PRECEDING) AS session FROM g),
+        -- the members present in each session, one row each, before any list is built: a list per
+        -- shared hand held every hand's names in memory and ran out of it at ten million hands
+        who AS (SELECT DISTINCT s.grp, s.table_name, s.session, m.player
+                FROM s JOIN m ON m.grp = s.grp AND m.hr = s.hr),
+        span AS (SELECT grp, table_name, session, min(started_at) AS start, max(started_at) AS "end",
+                        count(*) AS hands
+                 FROM s GROUP BY grp, table_name, session),
+        names AS (SELECT grp, table_name, session, list(player ORDER BY player) AS players
+                  FROM who GROUP BY grp, table_name, session)
+        SELECT span.grp, span.table_name, span.start, span."end", span.hands, names.players
+        FROM span JOIN names ON names.grp = span.grp AND names.table_name = span.table_name
+                            AND names.session = span.session
         """,
         "grp, start, table_name",
     ),
@@ -170,8 +180,9 @@ SUMMARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
         ("flags", "seats", "hands", "actions", "awards"),
         """
         WITH gm AS (SELECT grp, unnest(grp) AS player FROM {dash_groups}),
-        m AS (SELECT gm.grp, s.hr, s.player, s.net, s.currency, s.unit_scale FROM gm JOIN {dash_seat} s
-              ON s.pkey = hash(gm.player) AND s.player = gm.player)
+        m AS (SELECT gm.grp, ds.hr, ds.player, ds.net, ds.currency, ds.unit_scale
+              FROM gm JOIN (SELECT pkey, hr, player, net, currency, unit_scale FROM {dash_seat}) AS ds
+              ON ds.pkey = hash(gm.player) AND ds.player = gm.player)
         SELECT m.grp, m.player, m.currency, any_value(m.unit_scale) AS unit_scale, count(*) AS hands,
                CAST(sum(m.net) AS BIGINT) AS net
         FROM m SEMI JOIN (SELECT grp, hr FROM m GROUP BY grp, hr HAVING count(*) >= 2) t USING (grp, hr)
