@@ -175,8 +175,11 @@ def ranking_score(u: pl.DataFrame, ranking: str) -> pl.Expr:
     robust z, back through a logistic ten times flatter (an order, not a probability). Why: the
     model saturates (p_pair above 0.99 for every pair that sits together a lot, friends included)
     and among those its order is noise; the room's own behavioural z breaks the tie while a
-    confident model still leads. First generator, seeds 31-35 x 3 intensities, mean composite
-    0.690 -> 0.703 (operator) and 0.676 -> 0.688 (player); seeds 34-35 were not used to choose it."""
+    confident model still leads. The z counts up to ``queue.HIGH_Z`` ("beyond honest play"): past
+    it, more z says nothing more about collusion (two bots heads-up for 3,000 hands, one losing all
+    along, reach z 40 on chip flow) and would lift a pair the model doubts. First generator,
+    seeds 31-35 x 3 intensities, mean composite 0.690 -> 0.703 (operator) and 0.676 -> 0.688
+    (player); seeds 34-35 were not used to choose it."""
     cal = 1 - (-(pl.col("t_max").clip(lower_bound=0) / 4.0)).exp()
     if ranking == "calibrated":
         return cal.alias("score")
@@ -184,7 +187,7 @@ def ranking_score(u: pl.DataFrame, ranking: str) -> pl.Expr:
         return pl.col("p_pair").alias("score")
     if ranking == "model_z":
         p = pl.col("p_pair").cast(pl.Float64).clip(1e-12, 1 - 1e-12)
-        logit = (p / (1 - p)).log() + Z_WEIGHT * pl.col("t_max").clip(lower_bound=0)
+        logit = (p / (1 - p)).log() + Z_WEIGHT * pl.col("t_max").clip(0.0, queue.HIGH_Z)
         return (1 / (1 + (-logit / 10.0).exp())).alias("score")  # /10: 6 decimals still tell pairs apart
     if ranking != "blend":
         raise ValueError(f"ranking must be model, model_z, calibrated or blend, not {ranking!r}")

@@ -47,3 +47,14 @@ def test_unknown_ranking_is_refused() -> None:
     frame = pl.DataFrame({"pair": ["a"], "p_pair": [0.5], "t_max": [1.0]})
     with pytest.raises(ValueError, match="model_z"):
         ranking_score(frame, "zz")
+
+
+def test_model_z_counts_z_only_up_to_beyond_honest_play() -> None:
+    """A heads-up match where one bot loses all along reaches z 40 on chip flow; that must not lift a
+    pair the model doubts over pairs it is sure of."""
+    frame = pl.DataFrame({
+        "pair": ["bots", "sure"],
+        "p_pair": [0.66, 0.999],
+        "t_max": [40.0, 0.5],
+    })
+    assert _order(frame, "model_z") == ["sure", "bots"]
