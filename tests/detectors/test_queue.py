@@ -62,12 +62,9 @@ def test_detect_cli_budget_options_set_the_queue(warehouse: Path) -> None:
         check=True, capture_output=True, text=True,
     )
     summary = json.loads(out.stdout)
-    con = duckdb.connect(str(warehouse), read_only=True)
-    try:
+    with duckdb.connect(str(warehouse), read_only=True) as con:
         flagged = con.execute("SELECT count(*) FROM pair_scores WHERE run_id = ? AND flagged",
                               [summary["run_id"]]).fetchone()
-    finally:
-        con.close()
     assert flagged is not None
     uncapped = Budget(0.5).size(summary["pairs_scored"], summary["players"])
     capped = Budget(0.5, cap_per_1000_players=300).size(summary["pairs_scored"], summary["players"])
@@ -84,11 +81,8 @@ def test_night_detector_step_takes_the_cap(warehouse: Path, tmp_path: Path) -> N
     build = tmp_path / "warehouse.duckdb"
     shutil.copyfile(warehouse, build)
     steps.run_detectors(build, tmp_path / "work", flag_cap_per_1000_players=7.5)
-    con = duckdb.connect(str(build), read_only=True)
-    try:
+    with duckdb.connect(str(build), read_only=True) as con:
         row = con.execute("SELECT params FROM flags ORDER BY created_at DESC LIMIT 1").fetchone()
-    finally:
-        con.close()
     assert row is not None
     assert json.loads(row[0])["budget_cap_per_1000_players"] == 7.5
 
