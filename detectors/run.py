@@ -24,6 +24,7 @@ import polars.selectors as cs
 from detectors import allin, evrank, features, graph, learn, pairfx, pairs, partial, queue, stats
 from detectors.calibrate import tail_probability
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
+from warehouse.db import open_duckdb
 
 DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly")} | {
     "features": "1.1.0", "pair_model": learn.MODEL_VERSION, "evidence_ranker": evrank.RANKER_VERSION,
@@ -469,7 +470,7 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
     t0 = time.perf_counter()
     started = datetime.now(UTC).replace(tzinfo=None)
     own = con is None
-    con = con or duckdb.connect(str(db))
+    con = con or open_duckdb(db)  # the deployment's threads and spill folder; memory_limit is set below
     try:
         con.execute(f"SET memory_limit = '{params.memory_limit}'")
         # every result whose order matters is sorted by key (stable_order, flags, evidence lists), so

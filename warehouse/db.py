@@ -37,7 +37,7 @@ def duckdb_config() -> dict[str, Any]:
 
 def memory_limit(default: str) -> str:
     """The deployment's DuckDB memory limit if it set one, else ``default``."""
-    return os.environ.get("FLOORMAN_DUCKDB_MEMORY", "").strip() or default
+    return str(duckdb_config().get("memory_limit", default))
 
 
 def open_duckdb(path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
