@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from detectors.evrank import EvidenceRanker
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
-VERSION = "1.5.0"  # 1.5: the queue ordered by model_z (detectors.run.ranking_score)
+VERSION = "1.6.0"  # 1.6: families from the family model and the team context (detectors.attribution)
 SQRT2 = math.sqrt(2.0)
 
 

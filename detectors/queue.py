@@ -62,15 +62,24 @@ def family_statistics(u: pl.DataFrame) -> pl.DataFrame:
 def family_distribution(u: pl.DataFrame, learned: bool) -> pl.DataFrame:
     """Add f_<family> (sums to 1 per pair) and ``family`` (its arg max).
 
-    With a model, its class probabilities normalised over the families; without, a softmax of the
+    With the family model's q_<family> columns (``detectors.attribution``), those; else with a pair
+    model, its class probabilities normalised over the families; without either, a softmax of the
     families' robust z (each family judged by its own mechanism's statistic)."""
-    if learned:
+    if all(f"q_{f}" in u.columns for f in FAMILIES):
+        tot = pl.sum_horizontal([pl.col(f"q_{f}") for f in FAMILIES]) + 1e-12
+        u = u.with_columns([(pl.col(f"q_{f}") / tot).alias(f"f_{f}") for f in FAMILIES])
+    elif learned:
         tot = pl.sum_horizontal([pl.col(f"p_{f}") for f in FAMILIES]) + 1e-12
         u = u.with_columns([(pl.col(f"p_{f}") / tot).alias(f"f_{f}") for f in FAMILIES])
     else:
         ex = [(pl.col(f"t_{f}").clip(-Z_SOFT, Z_SOFT)).exp() for f in FAMILIES]
         tot = pl.sum_horizontal(ex)
         u = u.with_columns([(e / tot).alias(f"f_{f}") for e, f in zip(ex, FAMILIES, strict=True)])
+    return with_leading_family(u)
+
+
+def with_leading_family(u: pl.DataFrame) -> pl.DataFrame:
+    """``family``: the arg max of f_<family> (ties to the first of ``FAMILIES``)."""
     best = pl.concat_list([pl.col(f"f_{f}") for f in FAMILIES]).list.arg_max()
     return u.with_columns(best.replace_strict(dict(enumerate(FAMILIES)), return_dtype=pl.String).alias("family"))
 

@@ -21,13 +21,14 @@ import duckdb
 import polars as pl
 import polars.selectors as cs
 
-from detectors import allin, evrank, features, graph, learn, pairfx, pairs, partial, queue, stats
+from detectors import allin, attribution, evrank, features, graph, learn, pairfx, pairs, partial, queue, stats
 from detectors.calibrate import tail_probability
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 from warehouse.db import open_duckdb
 
 DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly")} | {
     "features": "1.1.0", "pair_model": learn.MODEL_VERSION, "evidence_ranker": evrank.RANKER_VERSION,
+    "family_model": attribution.FAMILY_MODEL_VERSION,
 }
 
 
@@ -53,6 +54,7 @@ class Params:
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
     model: str | None = None  # pair model file(s), comma-separated (default: every shipped model of the mode)
     evidence_model: str | None = None  # evidence ranker file (default: detectors/models, per mode; SQL order without)
+    family_model: str | None = None  # family model file (default: detectors/models, per mode; the pair model's without)
     memory_limit: str = "4GB"  # DuckDB's own cap (the machine budget is 8 GB for the whole process)
     threads: int | None = None
 
@@ -159,6 +161,10 @@ def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, Model | None]:
             [(1 - (-(pl.col(f"r_{f}").clip(lower_bound=0) / params.rule_scale)).exp()).alias(f"p_{f}")
              for f in FAMILIES]
         ).with_columns(pl.max_horizontal([f"p_{f}" for f in FAMILIES]).alias("p_pair"))
+    family_model = attribution.load(Path(params.family_model) if params.family_model
+                                    else attribution.model_path(params.mode))
+    if family_model is not None:
+        u = family_model.predict(u)
     u = queue.family_distribution(queue.family_statistics(learn.anomaly_scores(u)), learned=model is not None)
     return u.with_columns(ranking_score(u, params.ranking if model is not None else "calibrated")), model
 
@@ -227,7 +233,7 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     """Flag rows in the ``flags`` table shape for the pairs inside the budget (and rare anomalies),
     and the ranked pair frame (``rank``, ``flagged``) that ``pair_scores`` stores."""
     all_obs = sorted({c for cols in OBSERVED.values() for c in cols if c in u.columns})
-    u = queue.rank_and_select(_percentiles(u, all_obs), _budget(params), players)
+    u = attribution.with_team_context(queue.rank_and_select(_percentiles(u, all_obs), _budget(params), players))
     now = datetime.now(UTC).replace(tzinfo=None)
     ranker = evrank.load(Path(params.evidence_model) if params.evidence_model else evrank.model_path(params.mode))
     params_json = json.dumps(asdict(params) | {"model_version": model.version if model else None,

@@ -4,7 +4,9 @@
 
 writes detectors/models/pair_model_<mode>_worlds.pkl (+ .json), which the detectors combine with
 pair_model_<mode>.pkl (trained on classic nights, seeds 101/202/303 and 30-player pools) into one
-ensemble (``learn.PairEnsemble``).
+ensemble (``learn.PairEnsemble``), and family_model_<mode>.pkl (+ .json), the family attribution
+fitted on the same worlds' colluding pairs (``detectors.attribution``); ``--models family`` refits
+only that one.
 
 Why many worlds: a model trained on one world learns that world (its intensity, implementations,
 honest styles and pool size); every world here draws them afresh from its seed (``floorman
@@ -18,8 +20,10 @@ after a feature change reuses the cache.
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
@@ -27,7 +31,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from detectors import learn  # noqa: E402
+from detectors import attribution, learn  # noqa: E402
 from detectors.train import fit_and_save, labelled_pairs  # noqa: E402
 from warehouse.ingest import ingest_paths  # noqa: E402
 
@@ -72,6 +76,7 @@ def main() -> int:
     p.add_argument("--work", default=str(ROOT / "var" / "train"))
     p.add_argument("--modes", nargs="+", default=["operator", "player"])
     p.add_argument("--out-dir", help="write the models here instead of detectors/models")
+    p.add_argument("--models", nargs="+", choices=["pair", "family"], default=["pair", "family"])
     p.add_argument("--calibrated", action="store_true",
                    help="features as robust z per room (ranked worse on the independent rooms; off)")
     args = p.parse_args()
@@ -79,12 +84,29 @@ def main() -> int:
     for mode in args.modes:
         got = [(s, frame(s, args.hands, work, mode)) for s in seeds(args.seeds)]
         kept = [(s, f) for s, f in got if f is not None]
-        name = f"pair_model_{mode}_worlds.pkl"
-        out = Path(args.out_dir) / name if args.out_dir else learn.MODEL_DIR / name
-        path = fit_and_save([f for _, f in kept], [f"world {s} ({args.hands} hands)" for s, _ in kept],
-                            [s for s, _ in kept], mode, out, calibrated=args.calibrated)
-        print(f"{mode}: {len(kept)} worlds, {sum(f.height for _, f in kept):,} pairs -> {path}")
+        sources = [f"world {s} ({args.hands} hands)" for s, _ in kept]
+        out_dir = Path(args.out_dir) if args.out_dir else learn.MODEL_DIR
+        if "pair" in args.models:
+            path = fit_and_save([f for _, f in kept], sources, [s for s, _ in kept], mode,
+                                out_dir / f"pair_model_{mode}_worlds.pkl", calibrated=args.calibrated)
+            print(f"{mode}: {len(kept)} worlds, {sum(f.height for _, f in kept):,} pairs -> {path}")
+        if "family" in args.models:
+            path = fit_family([f for _, f in kept], sources, [s for s, _ in kept], mode, out_dir)
+            print(f"{mode}: family model -> {path}")
     return 0
+
+
+def fit_family(frames: list[pl.DataFrame], sources: list[str], world_seeds: list[int], mode: str,
+               out_dir: Path) -> Path:
+    """Fit the family model on the worlds' colluding pairs and write it with its JSON sidecar."""
+    model = attribution.fit(frames, mode, {"warehouses": sources, "seeds": world_seeds,
+                                           "trained_at": datetime.now(UTC).isoformat(timespec="seconds")})
+    path = out_dir / attribution.model_path(mode).name
+    attribution.save(model, path)
+    path.with_suffix(".json").write_text(
+        json.dumps({"version": model.version, "mode": mode, "features": model.features,
+                    "trained_on": model.trained_on}, indent=1, sort_keys=True), encoding="utf-8")
+    return path
 
 
 if __name__ == "__main__":
