@@ -57,7 +57,8 @@ class FamilyModel:
 
 
 def fit(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0) -> FamilyModel:
-    """Fit on labelled pair frames (``family`` column, 'none' for honest pairs, which are left out)."""
+    """Fit on labelled pair frames (``family`` column, 'none' for honest pairs, which are left out).
+    Raw features, unweighted: the colluding pairs of every world count alike."""
     feats = learn.model_features()
     colluding = [f.filter(pl.col("family") != "none") for f in frames]
     colluding = [f for f in colluding if f.height]
@@ -106,7 +107,8 @@ def with_team_context(u: pl.DataFrame, weight: float = TEAM_WEIGHT) -> pl.DataFr
                       flagged.select("i", pl.col("player_b").alias("p"), *fcols)])
     # each pair's neighbours: the flagged pairs at either of its players, itself excluded, each once
     nb = ends.select("i", "p").join(ends.rename({"i": "j"}), on="p").filter(pl.col("i") != pl.col("j"))
-    nb = nb.unique(["i", "j"]).group_by("i").agg([pl.col(c).mean().alias(f"_nb_{c}") for c in fcols])
+    nb = nb.unique(["i", "j"]).sort("i", "j").group_by("i", maintain_order=True).agg(
+        [pl.col(c).mean().alias(f"_nb_{c}") for c in fcols])
     # rounded like the pair frame (``run.stable_order``): a sum's last bits follow its row order
     mixed = flagged.join(nb, on="i", how="inner").select(
         "player_a", "player_b",

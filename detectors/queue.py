@@ -105,14 +105,15 @@ class Evidence:
     z: float  # the family statistic's robust z in this room
     exposure: float  # heads-up spots and squeezes the pair shared
     rule: float  # the family's own behavioural contrast (rule score, z units)
-    model_p: float | None  # the learned model's probability of this family (None without a model)
+    model_p: float | None  # the pair model's probability that the pair colludes, any family (None without)
     population: int  # scored pairs in the room
 
 
 def severity(e: Evidence, *, high_min_exposure: float, high_min_rule: float) -> str:
     """high: beyond honest play in this room (robust z ≥ HIGH_Z) on enough spots in a room big
-    enough to have a null, with a strong own contrast, and the learned combination agrees;
-    medium: far out (z ≥ MEDIUM_Z); else low."""
+    enough to have a null, with a strong own contrast, and the pair model agrees it is collusion
+    (which family is the family model's call, ``detectors.attribution``); medium: far out
+    (z ≥ MEDIUM_Z); else low."""
     agrees = e.model_p is None or e.model_p >= 0.5
     if (e.z >= HIGH_Z and e.exposure >= high_min_exposure and e.rule >= high_min_rule and agrees
             and e.population >= HIGH_MIN_POPULATION):

@@ -54,7 +54,8 @@ class Params:
     rule_scale: float = 4.0  # without a model: score = 1 - exp(-max(rule, 0) / rule_scale)
     model: str | None = None  # pair model file(s), comma-separated (default: every shipped model of the mode)
     evidence_model: str | None = None  # evidence ranker file (default: detectors/models, per mode; SQL order without)
-    family_model: str | None = None  # family model file (default: detectors/models, per mode; the pair model's without)
+    family_model: str | None = None  # family model file (default: detectors/models, per mode); without one,
+    # the pair model's family probabilities, and without that a softmax of the families' robust z
     memory_limit: str = "4GB"  # DuckDB's own cap (the machine budget is 8 GB for the whole process)
     threads: int | None = None
 
@@ -236,7 +237,9 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     u = attribution.with_team_context(queue.rank_and_select(_percentiles(u, all_obs), _budget(params), players))
     now = datetime.now(UTC).replace(tzinfo=None)
     ranker = evrank.load(Path(params.evidence_model) if params.evidence_model else evrank.model_path(params.mode))
+    family_model = attribution.FAMILY_MODEL_VERSION if "q_soft_play" in u.columns else None
     params_json = json.dumps(asdict(params) | {"model_version": model.version if model else None,
+                                               "family_model_version": family_model,
                                                "evidence_ranker": ranker.version if ranker else None}, sort_keys=True)
     medians: dict[str, float] = {
         c: float(u.select(pl.col(c).cast(pl.Float64).median()).item() or 0.0) for c in all_obs
@@ -331,7 +334,7 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
             "score": round(s, 6), "share": shares.get(fam, 0.0),
             "severity": "low" if fam == "anomaly" else queue.severity(
                 queue.Evidence(float(r[f"t_{fam}"]), exposure, float(r[f"r_{fam}"]),
-                               float(r[f"p_{fam}"]) if learned else None, population),
+                               sum(float(r[f"p_{f}"]) for f in FAMILIES) if learned else None, population),
                 high_min_exposure=params.high_min_hu, high_min_rule=params.high_min_rule),
             "explanation": text.explanation.format(a=na, b=nb), "observed": json.dumps(obs, sort_keys=True),
             "benign_explanation": text.benign.format(a=na, b=nb), "overturn": text.overturn.format(a=na, b=nb),

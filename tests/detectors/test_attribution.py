@@ -14,10 +14,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from detectors import attribution, learn
+from detectors import attribution, learn, queue
 from detectors.evaluate import load_truth
 from detectors.families import FAMILIES
-from detectors.run import Params, compute
+from detectors.run import Params, compute, detect
 from detectors.train import label_frame
 
 simulator = pytest.importorskip("simulator.run")
@@ -50,6 +50,26 @@ def test_team_context_mixes_a_flagged_pair_with_its_flagged_neighbours() -> None
     assert families[("A", "D")] == "squeeze"
     for dist in got.values():
         assert abs(sum(dist) - 1.0) < 1e-9
+
+
+def test_team_weight_is_the_neighbours_share() -> None:
+    u = _frame([("A", "B", True, [1.0, 0.0, 0.0, 0.0]), ("A", "C", True, [0.0, 0.0, 0.0, 1.0])])
+    out = attribution.with_team_context(u, weight=0.3).sort("player_b")
+    np.testing.assert_allclose(out.select(FCOLS).row(0), [0.7, 0.0, 0.0, 0.3])
+    np.testing.assert_allclose(out.select(FCOLS).row(1), [0.3, 0.0, 0.0, 0.7])
+
+
+def test_the_family_model_decides_the_distribution() -> None:
+    """With q_ columns the queue's f_ are those (normalised), not the pair model's p_."""
+    u = pl.DataFrame({
+        **{f"p_{f}": [0.9 if f == "soft_play" else 0.01] for f in FAMILIES},
+        **{f"q_{f}": [0.7 if f == "squeeze" else 0.1] for f in FAMILIES},
+    })
+    out = queue.family_distribution(u, learned=True)
+    assert out["family"].item() == "squeeze"
+    np.testing.assert_allclose(out.select(FCOLS).row(0), [0.1, 0.1, 0.7, 0.1], rtol=1e-9)
+    without = queue.family_distribution(u.drop([f"q_{f}" for f in FAMILIES]), learned=True)
+    assert without["family"].item() == "soft_play"
 
 
 def test_team_context_does_not_depend_on_row_order() -> None:
@@ -91,3 +111,29 @@ def test_family_model_names_more_mechanisms_than_the_pair_model(random_world: tu
     print(f"colluding pairs {colluding.height}: family model right {right:.3f}, pair model {right_before:.3f}")
     assert right > right_before, (right, right_before)
     assert right >= 0.5, right  # four families: chance is 0.25
+
+
+def test_a_run_stores_the_mixed_distribution(random_world: tuple[Path, Path], tmp_path: Path) -> None:
+    """``detect`` applies the family model and the team context: the stored f_ of a flagged pair
+    with flagged neighbours is half the family model's and half theirs."""
+    import shutil
+
+    db = tmp_path / "w.duckdb"
+    shutil.copyfile(random_world[0], db)
+    run_id = detect(db, Params(mode="operator")).run_id
+    with duckdb.connect(str(db), read_only=True) as con:
+        stored = con.execute(
+            f"SELECT player_a, player_b, flagged, {', '.join(FCOLS)} FROM pair_scores WHERE run_id = ?",
+            [run_id]).pl()
+        u = compute(con, Params(mode="operator"))
+    model = attribution.load(attribution.model_path("operator"))
+    assert model is not None
+    q = model.predict(u).select("player_a", "player_b", *[f"q_{f}" for f in FAMILIES])
+    own = q.with_columns([(pl.col(f"q_{f}") / pl.sum_horizontal([f"q_{g}" for g in FAMILIES])).alias(f"f_{f}")
+                          for f in FAMILIES]).select("player_a", "player_b", *FCOLS)
+    expected = attribution.with_team_context(own.join(stored.select("player_a", "player_b", "flagged"),
+                                                      on=["player_a", "player_b"]))
+    both = stored.join(expected, on=["player_a", "player_b"], suffix="_want")
+    assert both.height == stored.height and both["flagged"].sum() >= 10
+    for c in FCOLS:
+        np.testing.assert_allclose(both[c].to_numpy(), both[f"{c}_want"].to_numpy(), atol=1e-5)

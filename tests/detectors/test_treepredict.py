@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from detectors import evrank, learn, treepredict
+from detectors import attribution, evrank, learn, treepredict
 
 
 def _inputs(n_features: int, seed: int) -> np.ndarray:
@@ -29,6 +29,16 @@ def test_pair_models_match_sklearn(mode: str) -> None:
         theirs = model.estimator.predict_proba(x)
         assert ours.shape == theirs.shape == (len(x), len(model.estimator.classes_))
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["operator", "player"])
+def test_family_models_match_sklearn(mode: str) -> None:
+    model = attribution.load(attribution.model_path(mode))
+    assert model is not None, f"no shipped family model for {mode}"
+    x = _inputs(len(model.features), seed=11)
+    ours = treepredict.predict_proba(model.estimator, x)
+    assert ours.shape == (len(x), 4)
+    np.testing.assert_allclose(ours, model.estimator.predict_proba(x), rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("mode", ["operator", "player"])
