@@ -28,7 +28,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 
 from detectors import treepredict
 
-RANKER_VERSION = "evrank-1.0"
+RANKER_VERSION = "evrank-1.1"  # 1.1: fitted on the random worlds (scripts/train_evidence_ranker.py)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
 #: per-candidate features (all numeric); the SQL below produces exactly these columns

@@ -137,3 +137,13 @@ def test_a_run_stores_the_mixed_distribution(random_world: tuple[Path, Path], tm
     assert both.height == stored.height and both["flagged"].sum() >= 10
     for c in FCOLS:
         np.testing.assert_allclose(both[c].to_numpy(), both[f"{c}_want"].to_numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["operator", "player"])
+def test_shipped_family_model_never_saw_the_measured_seeds(mode: str) -> None:
+    """Fitted on worlds 1001-1024 only: not on the quality seeds (11; 31-35 while developing) nor 36 above."""
+    model = attribution.load(attribution.model_path(mode))
+    assert model is not None and model.mode == mode
+    seen = set(model.trained_on["seeds"])
+    assert seen and not seen & {11, 31, 32, 33, 34, 35, 36}
+    assert set(model.trained_on["class_counts"]) == set(FAMILIES)
