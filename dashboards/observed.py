@@ -46,6 +46,7 @@ FACT_LABELS = {
     "evidence_z": "family evidence, robust z in this room",
     "honest_tail_probability": "chance an honest pair of this room gets this far",
     "family_distribution": "family attribution",
+    "team_support": "team support: both players also linked at the top of the queue to one third player (0-1)",
     "hands_together": "hands played together",
     "weakest_pair_score": "weakest pair score in the group",
     "members": "members",

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from detectors.evrank import EvidenceRanker
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
-VERSION = "1.6.0"  # 1.6: families from the family model and the team context (detectors.attribution)
+VERSION = "1.7.0"  # 1.7: team support in the queue order (detectors.teams); 1.6: the family model
 SQRT2 = math.sqrt(2.0)
 
 

@@ -21,7 +21,7 @@ import duckdb
 import polars as pl
 import polars.selectors as cs
 
-from detectors import allin, attribution, evrank, features, graph, learn, pairfx, pairs, partial, queue, stats
+from detectors import allin, attribution, evrank, features, graph, learn, pairfx, pairs, partial, queue, stats, teams
 from detectors.calibrate import tail_probability
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 from warehouse.db import open_duckdb
@@ -44,7 +44,7 @@ class Params:
     budget_per_1000_players: float | None = None  # ... or this many per 1,000 active players, if more
     budget_min: int = 10  # ... and never fewer than this
     budget_cap_per_1000_players: float | None = None  # ... but at most this many per 1,000 active players
-    ranking: str = "model_z"  # model_z | model | calibrated | blend (see ranking_score); calibrated without a model
+    ranking: str = "model_z_team"  # model_z_team | model_z | model | calibrated | blend (ranking_score)
     family_share_min: float = 0.1  # a flagged pair also gets a flag for each family with this share
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
     high_min_rule: float = 2.0  # ... and its family's own behavioural contrast (rule score, z units)
@@ -167,12 +167,24 @@ def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, Model | None]:
     if family_model is not None:
         u = family_model.predict(u)
     u = queue.family_distribution(queue.family_statistics(learn.anomaly_scores(u)), learned=model is not None)
-    return u.with_columns(ranking_score(u, params.ranking if model is not None else "calibrated")), model
+    ranking = params.ranking if model is not None else "calibrated"
+    if ranking == "model_z_team":
+        u = u.with_columns(teams.support(u, u.select(_model_z_logit())["score"]))
+    return u.with_columns(ranking_score(u, ranking)), model
 
 
 #: log-odds per unit of robust z that ``model_z`` adds to the model's (first generator, seeds 31-33:
 #: a flat optimum between 0.1 and 0.3)
 Z_WEIGHT = 0.2
+
+
+def _model_z_logit() -> pl.Expr:
+    p = pl.col("p_pair").cast(pl.Float64).clip(1e-12, 1 - 1e-12)
+    return ((p / (1 - p)).log() + Z_WEIGHT * pl.col("t_max").clip(0.0, queue.HIGH_Z)).alias("score")
+
+
+def _flat_logistic(logit: pl.Expr) -> pl.Expr:
+    return (1 / (1 + (-logit / 10.0).exp())).alias("score")  # /10: 6 decimals still tell pairs apart
 
 
 def ranking_score(u: pl.DataFrame, ranking: str) -> pl.Expr:
@@ -187,18 +199,20 @@ def ranking_score(u: pl.DataFrame, ranking: str) -> pl.Expr:
     it, more z says nothing more about collusion (two bots heads-up for 3,000 hands, one losing all
     along, reach z 40 on chip flow) and would lift a pair the model doubts. First generator,
     seeds 31-35 x 3 intensities, mean composite 0.690 -> 0.703 (operator) and 0.676 -> 0.688
-    (player); seeds 34-35 were not used to choose it."""
+    (player); seeds 34-35 were not used to choose it. ``model_z_team`` (the default) adds
+    ``teams.TEAM_BONUS`` log-odds times the pair's ``team_support`` column (``detectors.teams``:
+    both players linked at the top of the room's ``model_z`` order to one third player)."""
     cal = 1 - (-(pl.col("t_max").clip(lower_bound=0) / 4.0)).exp()
     if ranking == "calibrated":
         return cal.alias("score")
     if ranking == "model":
         return pl.col("p_pair").alias("score")
     if ranking == "model_z":
-        p = pl.col("p_pair").cast(pl.Float64).clip(1e-12, 1 - 1e-12)
-        logit = (p / (1 - p)).log() + Z_WEIGHT * pl.col("t_max").clip(0.0, queue.HIGH_Z)
-        return (1 / (1 + (-logit / 10.0).exp())).alias("score")  # /10: 6 decimals still tell pairs apart
+        return _flat_logistic(_model_z_logit())
+    if ranking == "model_z_team":
+        return _flat_logistic(_model_z_logit() + teams.TEAM_BONUS * pl.col("team_support"))
     if ranking != "blend":
-        raise ValueError(f"ranking must be model, model_z, calibrated or blend, not {ranking!r}")
+        raise ValueError(f"ranking must be model, model_z, model_z_team, calibrated or blend, not {ranking!r}")
     n = max(u.height, 1)
     mean_rank = (pl.col("p_pair").rank("average") + cal.rank("average")) / (2.0 * n)
     return mean_rank.alias("score")
@@ -325,6 +339,8 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
         obs |= {"pair_score": round(float(r["score"]), 4), "model_score": round(float(r["p_pair"]), 4),
                 "rank": int(r["rank"]), "hands_together": int(r["hands_together"]), "player_keys": [a, b],
                 "family_distribution": {f: round(v, 3) for f, v in shares.items()}}
+        if "team_support" in r:
+            obs["team_support"] = round(float(r["team_support"]), 3)
         if fam != "anomaly":
             z = float(r[f"t_{fam}"])
             obs |= {"evidence_z": round(z, 2), "honest_tail_probability": float(f"{tail_probability(z):.3g}")}
