@@ -66,8 +66,10 @@ def fit(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], seed:
         raise ValueError("no colluding pair in the training frames")
     x = np.vstack([learn.design(f, feats, calibrated=False) for f in colluding])
     y = pl.concat([f.select("family") for f in colluding])["family"].to_numpy()
+    # 150 rounds: on the dev rooms as accurate as 300 (68.8% against 69.0% of colluding pairs named
+    # right) at half the trees, which is half the family model's time at 1,000,000 hands
     est = HistGradientBoostingClassifier(
-        max_iter=300, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=10,
+        max_iter=150, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=10,
         l2_regularization=1.0, random_state=seed,
     )
     est.fit(x, y)
