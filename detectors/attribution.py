@@ -17,7 +17,6 @@ With the family model, mean FamilyMAP on those 15 rooms rose from 0.465 to 0.585
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,18 +81,12 @@ def model_path(mode: str) -> Path:
 
 
 def save(model: FamilyModel, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps(model))
+    learn.save_artefact(model, path)
 
 
 def load(path: Path) -> FamilyModel | None:
     """The persisted family model, or None when there is none (the pair model's families instead)."""
-    if not path.exists():
-        return None
-    model = pickle.loads(path.read_bytes())  # our own artefact, written by save()
-    if not isinstance(model, FamilyModel):
-        raise TypeError(f"{path} is not a FamilyModel")
-    return model
+    return learn.load_artefact(path, FamilyModel)
 
 
 def with_team_context(u: pl.DataFrame, weight: float = TEAM_WEIGHT) -> pl.DataFrame:

@@ -13,7 +13,6 @@ shared hand the family's query found; without a model file for the mode the SQL 
 from __future__ import annotations
 
 import json
-import pickle
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ import numpy as np
 import polars as pl
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-from detectors import treepredict
+from detectors import learn, treepredict
 
 RANKER_VERSION = "evrank-1.1"  # 1.1: fitted on the random worlds (scripts/train_evidence_ranker.py)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -191,8 +190,7 @@ def model_path(mode: str) -> Path:
 
 def save(ranker: EvidenceRanker, path: Path) -> None:
     """The pickle plus a JSON sidecar saying what it is and what it saw."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps(ranker))
+    learn.save_artefact(ranker, path)
     path.with_suffix(".json").write_text(
         json.dumps({"version": ranker.version, "mode": ranker.mode, "features": ranker.features,
                     "families": sorted(ranker.models), "trained_on": ranker.trained_on},
@@ -203,12 +201,7 @@ def save(ranker: EvidenceRanker, path: Path) -> None:
 
 def load(path: Path) -> EvidenceRanker | None:
     """The persisted ranker, or None when there is none (the SQL order is used instead)."""
-    if not path.exists():
-        return None
-    ranker = pickle.loads(path.read_bytes())  # our own artefact, written by save()
-    if not isinstance(ranker, EvidenceRanker):
-        raise TypeError(f"{path} is not an EvidenceRanker")
-    return ranker
+    return learn.load_artefact(path, EvidenceRanker)
 
 
 # --- training from cached evidence tables (var/quality/dump_tables.py ... keep) -----------------

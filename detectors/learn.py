@@ -16,7 +16,7 @@ from __future__ import annotations
 import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
@@ -30,6 +30,7 @@ from detectors.pairs import feature_columns
 MODEL_VERSION = "pair-hgb-2.0w"
 CLASSES = ("none", *FAMILIES)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
+T = TypeVar("T")
 
 
 def model_features() -> list[str]:
@@ -155,18 +156,28 @@ def load_many(paths: list[Path], mode: str) -> PairModel | PairEnsemble | None:
 
 
 def save(model: PairModel, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps(model))
+    save_artefact(model, path)
 
 
 def load(path: Path) -> PairModel | None:
     """The persisted model, or None when there is none (rule scores are used instead)."""
+    return load_artefact(path, PairModel)
+
+
+def save_artefact(obj: object, path: Path) -> None:
+    """A fitted model of ours, pickled (``load_artefact`` reads it back)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(obj))
+
+
+def load_artefact(path: Path, kind: type[T]) -> T | None:
+    """The pickled model at ``path`` if it is a ``kind``, None when the file is absent."""
     if not path.exists():
         return None
-    model = pickle.loads(path.read_bytes())  # our own artefact, written by save()
-    if not isinstance(model, PairModel):
-        raise TypeError(f"{path} is not a PairModel")
-    return model
+    obj = pickle.loads(path.read_bytes())  # our own artefact, written by save_artefact()
+    if not isinstance(obj, kind):
+        raise TypeError(f"{path} is not a {kind.__name__}")
+    return obj
 
 
 def anomaly_scores(u: pl.DataFrame, seed: int = 0) -> pl.DataFrame:

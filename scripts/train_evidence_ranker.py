@@ -33,7 +33,7 @@ from detectors.evaluate import load_truth  # noqa: E402
 from detectors.run import Params, compute  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from train_pair_models import seeds, world  # noqa: E402
+from train_pair_models import seeds, world, world_options  # noqa: E402
 
 
 def candidate_frames(db: Path, truth: Path, mode: str) -> dict[str, pl.DataFrame]:
@@ -52,12 +52,7 @@ def validate(room: Path, mode: str, rankers: dict[str, evrank.EvidenceRanker | N
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seeds", default="1001-1024")
-    p.add_argument("--hands", type=int, default=60_000)
-    p.add_argument("--work", default=str(ROOT / "var" / "train"))
-    p.add_argument("--modes", nargs="+", default=["operator", "player"])
-    p.add_argument("--out-dir", help="write the rankers here instead of detectors/models")
+    p = world_options(argparse.ArgumentParser(description=__doc__.split("\n\n")[0]))
     p.add_argument("--validate", nargs="*", default=[], help="warehouse+truth directories to compare on")
     args = p.parse_args()
     work = Path(args.work)

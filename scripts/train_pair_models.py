@@ -69,13 +69,18 @@ def frame(seed: int, hands: int, work: Path, mode: str) -> pl.DataFrame | None:
     return f if f.filter(pl.col("family") != "none").height else None
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def world_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options every training script over the random worlds shares."""
     p.add_argument("--seeds", default="1001-1024")
     p.add_argument("--hands", type=int, default=60_000)
     p.add_argument("--work", default=str(ROOT / "var" / "train"))
     p.add_argument("--modes", nargs="+", default=["operator", "player"])
     p.add_argument("--out-dir", help="write the models here instead of detectors/models")
+    return p
+
+
+def main() -> int:
+    p = world_options(argparse.ArgumentParser(description=__doc__.split("\n\n")[0]))
     p.add_argument("--models", nargs="+", choices=["pair", "family"], default=["pair", "family"])
     p.add_argument("--calibrated", action="store_true",
                    help="features as robust z per room (ranked worse on the independent rooms; off)")
