@@ -479,6 +479,8 @@ def pair_score_rows(ranked: pl.DataFrame, run_id: str) -> pl.DataFrame:
         "p_pair", "t_max", *fam_cols, "anomaly",
         pl.col("hands_together").cast(pl.Int64), pl.col("hu_confrontations").cast(pl.Int64),
         pl.col("confrontations").cast(pl.Int64),
+        (pl.col("team_support") if "team_support" in ranked.columns else pl.lit(None, pl.Float64))
+        .alias("team_support"),
     )
 
 

@@ -140,6 +140,7 @@ def test_queue_is_the_budget_and_scores_list_every_pair(warehouse: Path) -> None
     for r in rows[:5]:
         dist = [r[f"f_{f}"] for f in ("soft_play", "chip_dumping", "squeeze", "card_sharing")]
         assert abs(sum(dist) - 1.0) < 1e-6
+    assert all(0.0 <= r["team_support"] <= 1.0 for r in rows)
     con = duckdb.connect(str(warehouse), read_only=True)
     try:
         pairs = con.execute(

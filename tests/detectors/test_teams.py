@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import duckdb
 import polars as pl
 
 from detectors import teams
-from detectors.run import ranking_score
+from detectors.run import apply_schema, ranking_score
 
 
 def _room() -> tuple[pl.DataFrame, pl.Series]:
@@ -43,3 +44,13 @@ def test_the_queue_lifts_a_team_pair_over_a_lone_pair_the_model_rates_alike() ->
     assert scored[1] > scored[0]
     plain = frame.with_columns(ranking_score(frame, "model_z"))["score"].to_list()
     assert plain[0] > plain[1]
+
+
+def test_a_warehouse_from_before_team_support_gets_the_column() -> None:
+    con = duckdb.connect()
+    con.execute("""CREATE TABLE pair_scores (run_id VARCHAR NOT NULL, player_a VARCHAR NOT NULL,
+        player_b VARCHAR NOT NULL, rank BIGINT NOT NULL, flagged BOOLEAN NOT NULL, score DOUBLE NOT NULL,
+        family VARCHAR NOT NULL, PRIMARY KEY (run_id, player_a, player_b))""")
+    con.execute("INSERT INTO pair_scores VALUES ('r0', 'a', 'b', 1, TRUE, 0.9, 'soft_play')")
+    apply_schema(con)
+    assert con.execute("SELECT run_id, team_support FROM pair_scores").fetchall() == [("r0", None)]
