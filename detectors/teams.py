@@ -9,9 +9,10 @@ the top share. The queue adds ``TEAM_BONUS`` log-odds times the support (``detec
 
 Measured on the first generator's dev rooms only (seeds 31-35 x 0.2/0.5/1.0, queue-emulated
 PairAP from the stored pair scores): 0.797 -> 0.834 (operator) and 0.802 -> 0.836 (player); in
-operator mode no room lost, in player mode one (0.57 -> 0.53). Of the bonuses tried (1, 2 and 3
-log-odds; a top share of 1% or 5%), 1 log-odds on the top 1% was the one no operator room lost on;
-larger bonuses gained more on average and lost more on single rooms.
+operator mode no room lost, in player mode one (0.57 -> 0.53). Of the bonuses tried (1, 2, 3, 5,
+10 and 20 log-odds, each on a top share of 1% and of 5%), 1 log-odds on the top 1% was the one no
+operator room lost on; 2 and 3 gained a little more on average and lost more on single rooms, 5 and
+more lost on average.
 """
 
 from __future__ import annotations
