@@ -65,12 +65,10 @@ def family_distribution(u: pl.DataFrame, learned: bool) -> pl.DataFrame:
     With the family model's q_<family> columns (``detectors.attribution``), those; else with a pair
     model, its class probabilities normalised over the families; without either, a softmax of the
     families' robust z (each family judged by its own mechanism's statistic)."""
-    if all(f"q_{f}" in u.columns for f in FAMILIES):
-        tot = pl.sum_horizontal([pl.col(f"q_{f}") for f in FAMILIES]) + 1e-12
-        u = u.with_columns([(pl.col(f"q_{f}") / tot).alias(f"f_{f}") for f in FAMILIES])
-    elif learned:
-        tot = pl.sum_horizontal([pl.col(f"p_{f}") for f in FAMILIES]) + 1e-12
-        u = u.with_columns([(pl.col(f"p_{f}") / tot).alias(f"f_{f}") for f in FAMILIES])
+    source = "q" if all(f"q_{f}" in u.columns for f in FAMILIES) else "p" if learned else None
+    if source is not None:
+        tot = pl.sum_horizontal([pl.col(f"{source}_{f}") for f in FAMILIES]) + 1e-12
+        u = u.with_columns([(pl.col(f"{source}_{f}") / tot).alias(f"f_{f}") for f in FAMILIES])
     else:
         ex = [(pl.col(f"t_{f}").clip(-Z_SOFT, Z_SOFT)).exp() for f in FAMILIES]
         tot = pl.sum_horizontal(ex)
