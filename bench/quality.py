@@ -9,7 +9,11 @@ and run through ``detect`` in operator and player mode; the naive single-signal 
 the issue's description (``bench/naive_rank_screen.py``) run on the same files; the margin is taken
 against the better of the two. The second generator
 (``simulator.foreign``) was written independently of the detectors and is never trained or tuned
-on: it is the test. The first (``floorman simulate --world random``) is shown beside it.
+on: it is the test. The first (``floorman simulate --world random``) is shown beside it. The third
+(``simulator.indie``, ``--generators indie``), written by another author who read neither the
+detectors nor the other generators, is where choices that must transfer to unseen generators are
+made (the first generator's rooms are what the models were fitted on, so they favour whatever
+the models learned); foreign and heldout stay the test.
 
 Metrics (``detectors.evaluate``): composite = 0.7·PairAP + 0.2·EvidenceMAP@5 + 0.1·FamilyMAP;
 team recall = share of teams with at least one member pair flagged; decoys@2K = honest-decoy
@@ -47,6 +51,11 @@ def write_room(generator: str, out: Path, truth: Path, hands: int, players: int,
         from simulator.foreign import generate
 
         generate(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
+        return
+    if generator == "indie":  # a third author's room (simulator/indie): the dev set for choices that must transfer
+        from simulator.indie import generate as generate_indie
+
+        generate_indie(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
         return
     if generator == "heldout":  # written without sight of the detectors (simulator/heldout)
         from simulator.heldout import generate as generate_heldout
@@ -167,7 +176,8 @@ def main() -> int:
     p.add_argument("--players", type=int, default=400)
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--intensities", type=float, nargs="+", default=[0.2, 0.5, 1.0])
-    p.add_argument("--generators", nargs="+", default=["foreign", "first"], choices=["foreign", "first", "heldout"])
+    p.add_argument("--generators", nargs="+", default=["foreign", "first"],
+                   choices=["foreign", "first", "heldout", "indie"])
     p.add_argument("--modes", nargs="+", default=["operator", "player"], choices=["operator", "player"])
     p.add_argument("--work", default=str(ROOT / "var" / "quality_grid"))
     p.add_argument("--json", help="also write the rows to this JSON file")
