@@ -49,17 +49,23 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=1_000_000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--players", type=int, default=5000,
+                    help="population of the simulated night (a site dealing a million hands a night has thousands)")
+    ap.add_argument("--tables", type=int, default=64,
+                    help="tables in the simulated night, one file each (a site's night is many files; shards "
+                         "split a day by file, so a night of 3 huge files cannot spread over the workers)")
     ap.add_argument("--dir", type=Path, default=ROOT / "var" / "bench")
     args = ap.parse_args()
     print("load average (1, 5, 15 min) at start: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()), flush=True)
 
-    base = args.dir / f"audit-{args.hands}"
+    base = args.dir / f"audit-{args.hands}-t{args.tables}-p{args.players}"
     landing = base / "landing" / "2026-11-29"
     if not (base / "truth.json").exists():
         t0 = time.perf_counter()
         shutil.rmtree(landing, ignore_errors=True)
         code = floorman(["simulate", "--hands", str(args.hands), "--seed", str(args.seed), "--out", str(landing),
-                         "--truth", str(base / "truth.json"), "--operator-mode"])
+                         "--truth", str(base / "truth.json"), "--operator-mode", "--tables", str(args.tables),
+                         "--players", str(args.players)])
         if code:
             raise SystemExit(code)
         print(f"simulated {args.hands:,} hands in {time.perf_counter() - t0:.0f} s (not part of the audit time)")
