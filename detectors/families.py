@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from detectors.evrank import EvidenceRanker
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
-VERSION = "1.7.0"  # 1.7: team support in the queue order (detectors.teams); 1.6: the family model
+# 1.8: the room's z weighs 0.5 per unit up to 12 in the queue order (detectors.run.ranking_score);
+# 1.7: team support in the queue order (detectors.teams); 1.6: the family model
+VERSION = "1.8.0"
 SQRT2 = math.sqrt(2.0)
 
 

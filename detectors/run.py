@@ -173,14 +173,18 @@ def score(u: pl.DataFrame, params: Params) -> tuple[pl.DataFrame, Model | None]:
     return u.with_columns(ranking_score(u, ranking)), model
 
 
-#: log-odds per unit of robust z that ``model_z`` adds to the model's (first generator, seeds 31-33:
-#: a flat optimum between 0.1 and 0.3)
-Z_WEIGHT = 0.2
+#: log-odds per unit of robust z that ``model_z`` adds to the model's (0.2 until 1.8.0, a flat optimum
+#: on the first generator alone; 0.5 with the third author's rooms beside them, see ``ranking_score``)
+Z_WEIGHT = 0.5
+#: the robust z counts up to this in the queue order (twice ``queue.HIGH_Z``, where severity says
+#: "beyond honest play"): a pair whose own behaviour is far out in the room is not outranked by a
+#: pair the model merely likes, yet two bots heads-up for 3,000 hands (chip-flow z 40) gain no more
+RANK_Z_CAP = 12.0
 
 
 def _model_z_logit() -> pl.Expr:
     p = pl.col("p_pair").cast(pl.Float64).clip(1e-12, 1 - 1e-12)
-    return ((p / (1 - p)).log() + Z_WEIGHT * pl.col("t_max").clip(0.0, queue.HIGH_Z)).alias("score")
+    return ((p / (1 - p)).log() + Z_WEIGHT * pl.col("t_max").clip(0.0, RANK_Z_CAP)).alias("score")
 
 
 def _flat_logistic(logit: pl.Expr) -> pl.Expr:
@@ -195,11 +199,14 @@ def ranking_score(u: pl.DataFrame, ranking: str) -> pl.Expr:
     robust z, back through a logistic ten times flatter (an order, not a probability). Why: the
     model saturates (p_pair above 0.99 for every pair that sits together a lot, friends included)
     and among those its order is noise; the room's own behavioural z breaks the tie while a
-    confident model still leads. The z counts up to ``queue.HIGH_Z`` ("beyond honest play"): past
-    it, more z says nothing more about collusion (two bots heads-up for 3,000 hands, one losing all
-    along, reach z 40 on chip flow) and would lift a pair the model doubts. First generator,
-    seeds 31-35 x 3 intensities, mean composite 0.690 -> 0.703 (operator) and 0.676 -> 0.688
-    (player); seeds 34-35 were not used to choose it. ``model_z_team`` (the default) adds
+    confident model still leads. The z counts up to ``RANK_Z_CAP``: past it, more z says nothing
+    more about collusion (two bots heads-up for 3,000 hands, one losing all along, reach z 40 on
+    chip flow) and would lift a pair the model doubts. Why 0.5 per z up to 12 (1.8.0; was 0.2 up
+    to 6): on a third author's rooms (``simulator.indie``, seeds 21-22 x 0.2/0.5/1.0) the model
+    saturated on honest pairs that sit and leave together (p_pair above 0.99) while the colluders'
+    own contrasts stood at z 10-70; queue-emulated PairAP there rose 0.168 -> 0.365 (operator) and
+    0.181 -> 0.425 (player), for 0.834 -> 0.816 and 0.836 -> 0.806 on the first generator's rooms
+    (seeds 31-35 x 3 intensities, what the models were fitted on). ``model_z_team`` (the default) adds
     ``teams.TEAM_BONUS`` log-odds times the pair's ``team_support`` column (``detectors.teams``:
     both players linked at the top of the room's ``model_z`` order to one third player)."""
     cal = 1 - (-(pl.col("t_max").clip(lower_bound=0) / 4.0)).exp()
