@@ -1,8 +1,9 @@
 """Nightly audit benchmark: a night of simulated hands end to end (ingest, check, detect, publish).
 
-    .venv/bin/python bench/audit.py [--hands 1000000] [--workers 2] [--seed 11]
+    .venv/bin/python bench/audit.py [--hands 1000000] [--workers 2] [--seed 11] [--tables 64] [--players 5000]
 
-The night is simulated once into var/bench/audit-<hands>/landing (not timed; cached), then
+The night is simulated once into var/bench/audit-<hands>-t<tables>-p<players>/landing (not timed;
+cached), then
 ``floorman audit`` runs it on the multiprocess executor: the night's files are split into
 ``--workers`` shards built in parallel worker processes, combined, detected and published.
 Goal (issue 6): 1,000,000 hands in at most 5 minutes on this 2-core machine. Prints each step's
