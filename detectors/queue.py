@@ -26,6 +26,13 @@ RULE_SCORE_SIGMA = 1.0
 Z_SOFT = 30.0
 
 
+#: the default cap, flags per 1,000 active players. 1% of the pairs stays under it while players
+#: meet up to about 80 scored partners each (pairs per player <= 40: a 400-player room of up to
+#: 16,000 pairs is not cut); a night of 5,000 players and a million hands (240 pairs per player)
+#: gets 2,000 flags instead of 11,999 (``bench/audit.py``), and the flag step stops growing with it
+DEFAULT_CAP_PER_1000_PLAYERS = 400.0
+
+
 @dataclass(frozen=True)
 class Budget:
     """How many pairs become flags: a share of the scored pairs, or per 1,000 active players,
@@ -39,13 +46,13 @@ class Budget:
     share: float = 0.01
     per_1000_players: float | None = None
     minimum: int = 10
-    cap_per_1000_players: float | None = None
+    cap_per_1000_players: float | None = None  # None or 0: no cap
 
     def size(self, pairs: int, players: int) -> int:
         by_share = math.ceil(self.share * pairs)
         by_players = math.ceil(self.per_1000_players * players / 1000) if self.per_1000_players else 0
         wanted = max(self.minimum, by_share, by_players)
-        if self.cap_per_1000_players is not None:
+        if self.cap_per_1000_players:
             wanted = min(wanted, max(self.minimum, math.ceil(self.cap_per_1000_players * players / 1000)))
         return min(pairs, wanted)
 

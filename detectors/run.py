@@ -43,7 +43,8 @@ class Params:
     budget_share: float = 0.01  # the queue: this share of the scored pairs (the top of the ranking) ...
     budget_per_1000_players: float | None = None  # ... or this many per 1,000 active players, if more
     budget_min: int = 10  # ... and never fewer than this
-    budget_cap_per_1000_players: float | None = None  # ... but at most this many per 1,000 active players
+    budget_cap_per_1000_players: float | None = queue.DEFAULT_CAP_PER_1000_PLAYERS  # ... but at most this
+    # many per 1,000 active players (None or 0: no cap)
     ranking: str = "model_z_team"  # model_z_team | model_z | model | calibrated | blend (ranking_score)
     family_share_min: float = 0.1  # a flagged pair also gets a flag for each family with this share
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
@@ -255,7 +256,7 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     """Flag rows in the ``flags`` table shape for the pairs inside the budget (and rare anomalies),
     and the ranked pair frame (``rank``, ``flagged``) that ``pair_scores`` stores."""
     all_obs = sorted({c for cols in OBSERVED.values() for c in cols if c in u.columns})
-    u = attribution.with_team_context(queue.rank_and_select(_percentiles(u, all_obs), _budget(params), players))
+    u = attribution.with_team_context(queue.rank_and_select(_percentiles(u, all_obs), queue_budget(params), players))
     now = datetime.now(UTC).replace(tzinfo=None)
     ranker = evrank.load(Path(params.evidence_model) if params.evidence_model else evrank.model_path(params.mode))
     family_model = attribution.FAMILY_MODEL_VERSION if "q_soft_play" in u.columns else None
@@ -318,7 +319,7 @@ def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[str]], top: 
     return out
 
 
-def _budget(params: Params) -> queue.Budget:
+def queue_budget(params: Params) -> queue.Budget:
     return queue.Budget(params.budget_share, params.budget_per_1000_players, params.budget_min,
                         params.budget_cap_per_1000_players)
 

@@ -29,6 +29,7 @@ from typing import Any
 
 import dagster as dg
 
+from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
 from pipelines.defs.audit import PARTITION_POOL, night_assets, partition_assets
 from pipelines.partitions import MAX_SHARDS, label, partition_key, shard_of
 from pipelines.resources import AuditResource
@@ -181,7 +182,7 @@ def run_audit(
     workers: int = 1,
     shards: int = 1,
     log_level: str = LOG_LEVEL,
-    flag_cap_per_1000_players: float = 0.0,
+    flag_cap_per_1000_players: float = DEFAULT_CAP_PER_1000_PLAYERS,
 ) -> AuditResult:
     """Ingest, check, detect, report and publish; returns the night's report."""
     t0 = time.perf_counter()

@@ -7,6 +7,8 @@ import argparse
 import json
 from typing import Any
 
+from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
+
 #: characters of a check's detail shown on its CHECK FAILED line
 DETAIL_WIDTH = 160
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -99,8 +101,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="split each day's files into this many partitions (date x shard, at most 8)")
     p.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS,
                    help="Dagster console log level (default INFO; DEBUG shows every step event)")
-    p.add_argument("--flag-cap-per-1000-players", type=float, default=0.0, metavar="N",
-                   help="at most N flags per 1,000 active players in the review queue (default: no cap, "
-                        "1%% of the scored pairs)")
+    p.add_argument("--flag-cap-per-1000-players", type=float, default=DEFAULT_CAP_PER_1000_PLAYERS, metavar="N",
+                   help="at most N flags per 1,000 active players in the review queue (default "
+                        f"{DEFAULT_CAP_PER_1000_PLAYERS:g}; 0: no cap, 1%% of the scored pairs)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_audit)

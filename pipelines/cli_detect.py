@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
+
 FLAG_FIELDS = ["flag_id", "run_id", "family", "players", "score", "severity", "mode", "evidence_hands",
                "explanation", "observed", "benign_explanation", "overturn", "detector_version",
                "created_at", "first_hand_at", "last_hand_at"]
@@ -157,8 +159,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="the review queue: this share of the scored pairs (default 0.01) ...")
     p.add_argument("--budget-per-1000-players", type=float, metavar="N",
                    help="... or N flags per 1,000 active players, if more ...")
-    p.add_argument("--budget-cap-per-1000-players", type=float, metavar="N",
-                   help="... but at most N per 1,000 active players (size the queue to the team)")
+    p.add_argument("--budget-cap-per-1000-players", type=float, metavar="N", default=DEFAULT_CAP_PER_1000_PLAYERS,
+                   help="... but at most N per 1,000 active players (size the queue to the team; default "
+                        f"{DEFAULT_CAP_PER_1000_PLAYERS:g}, 0: no cap)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_detect)
 

@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
 from warehouse.db import connect, memory_limit
 from warehouse.ingest import IngestSummary, ingest_paths, iter_input_files
 from warehouse.merge import merge_warehouses
@@ -299,7 +300,8 @@ def run_rule_checks(db: Path, rulebook: str | None = None) -> StepResult:
 DETECT_MEMORY = "5GB"
 
 
-def run_detectors(build: Path, work: Path, flag_cap_per_1000_players: float | None = None) -> StepResult:
+def run_detectors(build: Path, work: Path,
+                  flag_cap_per_1000_players: float | None = DEFAULT_CAP_PER_1000_PLAYERS) -> StepResult:
     """Player/pair statistics, detectors and flags over the combined warehouse (the queue at most
     ``flag_cap_per_1000_players`` flags per 1,000 active players, if given)."""
     from detectors.api import detect_warehouse

@@ -16,8 +16,8 @@ import pytest
 
 from detectors.families import FAMILIES
 from detectors.identity import anonymous_sql, is_anonymous
-from detectors.queue import Budget
-from detectors.run import Params, detect
+from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS, Budget
+from detectors.run import Params, detect, queue_budget
 
 simulator = pytest.importorskip("simulator.run")
 
@@ -87,6 +87,22 @@ def test_night_detector_step_takes_the_cap(warehouse: Path, tmp_path: Path) -> N
     assert json.loads(row[0])["budget_cap_per_1000_players"] == 7.5
 
 
+def test_the_default_queue_is_capped_per_player() -> None:
+    """Out of the box a big night gets a queue sized to its population, a 400-player room is not cut,
+    and the nightly job's resource and both CLIs carry the same default (0 turns the cap off)."""
+    from pipelines.cli import build_parser
+    from pipelines.resources import AuditResource
+
+    default = queue_budget(Params())
+    assert default.size(1_244_800, 5_000) == 2_000  # 1% would be 12,448
+    assert default.size(14_061, 400) == 141  # the share, under the cap
+    assert queue_budget(Params(budget_cap_per_1000_players=0)).size(1_244_800, 5_000) == 12_448
+    parser = build_parser()
+    assert parser.parse_args(["detect", "--db", "x"]).budget_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
+    assert parser.parse_args(["audit", "x", "--db", "w.duckdb"]).flag_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
+    assert AuditResource().flag_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
+
+
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from warehouse.ingest import ingest_paths
@@ -133,7 +149,7 @@ def test_queue_is_the_budget_and_scores_list_every_pair(warehouse: Path) -> None
     assert len(rows) == summary.pairs_scored
     assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
     flagged = [r for r in rows if r["flagged"]]
-    assert len(flagged) == Budget(0.05, None, 3).size(len(rows), summary.players)
+    assert len(flagged) == Budget(0.05, None, 3, DEFAULT_CAP_PER_1000_PLAYERS).size(len(rows), summary.players)
     assert all(r["flagged"] for r in rows[: len(flagged)])
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
