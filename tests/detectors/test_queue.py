@@ -98,8 +98,10 @@ def test_the_default_queue_is_capped_per_player() -> None:
     assert default.size(14_061, 400) == 141  # the share, under the cap
     assert queue_budget(Params(budget_cap_per_1000_players=0)).size(1_244_800, 5_000) == 12_448
     parser = build_parser()
-    assert parser.parse_args(["detect", "--db", "x"]).budget_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
-    assert parser.parse_args(["audit", "x", "--db", "w.duckdb"]).flag_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
+    detect_args = parser.parse_args(["detect", "--db", "x"])
+    audit_args = parser.parse_args(["audit", "x", "--db", "w.duckdb"])
+    assert detect_args.budget_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
+    assert audit_args.flag_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
     assert AuditResource().flag_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
 
 
