@@ -13,7 +13,9 @@ on: it is the test. The first (``floorman simulate --world random``) is shown be
 (``simulator.indie``, ``--generators indie``), written by another author who read neither the
 detectors nor the other generators, is where choices that must transfer to unseen generators are
 made (the first generator's rooms are what the models were fitted on, so they favour whatever
-the models learned); foreign and heldout stay the test.
+the models learned); foreign and heldout stay the test. The fourth (``simulator.rival``,
+``--generators rival``), by yet another author under the same rules, checks whether a choice
+made on indie transfers to a generator it was not made on.
 
 Metrics (``detectors.evaluate``): composite = 0.7·PairAP + 0.2·EvidenceMAP@5 + 0.1·FamilyMAP;
 team recall = share of teams with at least one member pair flagged; decoys@2K = honest-decoy
@@ -56,6 +58,11 @@ def write_room(generator: str, out: Path, truth: Path, hands: int, players: int,
         from simulator.indie import generate as generate_indie
 
         generate_indie(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
+        return
+    if generator == "rival":  # a fourth author's room (simulator/rival): the transfer check for indie-tuned choices
+        from simulator.rival import generate as generate_rival
+
+        generate_rival(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
         return
     if generator == "heldout":  # written without sight of the detectors (simulator/heldout)
         from simulator.heldout import generate as generate_heldout
@@ -177,7 +184,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--intensities", type=float, nargs="+", default=[0.2, 0.5, 1.0])
     p.add_argument("--generators", nargs="+", default=["foreign", "first"],
-                   choices=["foreign", "first", "heldout", "indie"])
+                   choices=["foreign", "first", "heldout", "indie", "rival"])
     p.add_argument("--modes", nargs="+", default=["operator", "player"], choices=["operator", "player"])
     p.add_argument("--work", default=str(ROOT / "var" / "quality_grid"))
     p.add_argument("--json", help="also write the rows to this JSON file")
