@@ -27,7 +27,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 
 from detectors import learn, treepredict
 
-RANKER_VERSION = "evrank-1.1"  # 1.1: fitted on the random worlds (scripts/train_evidence_ranker.py)
+RANKER_VERSION = "evrank-1.2"  # 1.1: fitted on the random worlds; 1.2: on two generators' worlds (1.9.0)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
 #: per-candidate features (all numeric); the SQL below produces exactly these columns

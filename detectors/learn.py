@@ -14,6 +14,7 @@ The isolation forest is fitted on each run's own pairs (no labels) to surface un
 from __future__ import annotations
 
 import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,7 +28,7 @@ from detectors.calibrate import population_z
 from detectors.families import FAMILIES
 from detectors.pairs import feature_columns
 
-MODEL_VERSION = "pair-hgb-2.0w"
+MODEL_VERSION = "pair-hgb-3.0"
 CLASSES = ("none", *FAMILIES)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 T = TypeVar("T")
@@ -88,10 +89,11 @@ def design(u: pl.DataFrame, features: list[str], calibrated: bool) -> np.ndarray
 
 
 def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0,
-          calibrated: bool = False) -> PairModel:
+          calibrated: bool = False, without: Sequence[str] = ()) -> PairModel:
     """Fit on unordered pair frames (one per room) carrying a ``family`` label column ('none' for
-    honest pairs); a calibrated model standardises each room on its own before they are stacked."""
-    feats = model_features()
+    honest pairs); a calibrated model standardises each room on its own before they are stacked.
+    ``without``: features left out (the model records the ones it used, and predicts from those)."""
+    feats = [f for f in model_features() if f not in set(without)]
     x = np.vstack([design(f, feats, calibrated) for f in frames])
     data = pl.concat(frames, how="diagonal_relaxed")
     y = data["family"].to_numpy()
@@ -124,8 +126,10 @@ class PairEnsemble:
 
     Why ranks: each member's probabilities are calibrated on its own training worlds, not on
     this room; a rank says only "more suspicious than that pair here", which every member means
-    the same way. On the independent generator's rooms the ensemble of the classic-night model and
-    the random-worlds model ranked colluding pairs better than either alone, in both modes."""
+    the same way. Until 1.9.0 the shipped pair model was such an ensemble (a classic-night model and
+    a random-worlds model); since then one model fitted on two generators' worlds ranked better on
+    both and on a fourth author's rooms (``scripts/train_pair_models.py``), so one file ships and
+    this only combines models an operator adds beside it."""
 
     members: list[PairModel]
     mode: str = "operator"

@@ -1,6 +1,6 @@
-"""Fit the shipped evidence rankers on the random worlds of the first simulator.
+"""Fit the shipped evidence rankers on random worlds (by default the pair models' worlds).
 
-    .venv/bin/python scripts/train_evidence_ranker.py [--seeds 1001-1024] [--work var/train]
+    .venv/bin/python scripts/train_evidence_ranker.py [--worlds first:1001-1024 indie:101-124] [--work var/train]
         [--validate DIR ...] [--modes operator player] [--out-dir DIR]
 
 writes detectors/models/evidence_ranker_<mode>.pkl (+ .json). The worlds are the ones
@@ -33,7 +33,7 @@ from detectors.evaluate import load_truth  # noqa: E402
 from detectors.run import Params, compute  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from train_pair_models import seeds, world, world_options  # noqa: E402
+from train_pair_models import hands_of, world, world_options, worlds  # noqa: E402
 
 
 def candidate_frames(db: Path, truth: Path, mode: str) -> dict[str, pl.DataFrame]:
@@ -58,13 +58,13 @@ def main() -> int:
     work = Path(args.work)
     for mode in args.modes:
         frames: dict[str, list[pl.DataFrame]] = {}
-        used = seeds(args.seeds)
-        for s in used:
-            db, truth = world(s, args.hands, work)
+        used = worlds(args.worlds)
+        for gen, s in used:
+            db, truth = world(s, hands_of(gen, args.hands), work, gen)
             for fam, frame in candidate_frames(db, truth, mode).items():
                 frames.setdefault(fam, []).append(frame)
         ranker = evrank.fit({f: pl.concat(v, how="diagonal_relaxed") for f, v in frames.items()}, mode, {
-            "seeds": used, "worlds": f"first simulator --world random, {args.hands} hands each",
+            "seeds": [s for _, s in used], "worlds": args.worlds,
             "trained_at": datetime.now(UTC).isoformat(timespec="seconds")})
         print(mode, "trained", ranker.trained_on["counts"], flush=True)
         shipped = evrank.load(evrank.model_path(mode))

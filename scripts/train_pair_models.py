@@ -1,26 +1,30 @@
-"""Fit the shipped pair models on many random worlds of the first simulator.
+"""Fit the shipped pair and family models on many random worlds of two generators.
 
-    .venv/bin/python scripts/train_pair_models.py [--seeds 1001-1024] [--hands 60000] [--work var/train]
+    .venv/bin/python scripts/train_pair_models.py [--worlds first:1001-1024 indie:101-124] [--work var/train]
 
-writes detectors/models/pair_model_<mode>_worlds.pkl (+ .json), which the detectors combine with
-pair_model_<mode>.pkl (trained on classic nights, seeds 101/202/303 and 30-player pools) into one
-ensemble (``learn.PairEnsemble``), and family_model_<mode>.pkl (+ .json), the family attribution
-fitted on the same worlds' colluding pairs (``detectors.attribution``); ``--models family`` refits
-only that one.
+writes detectors/models/pair_model_<mode>.pkl and family_model_<mode>.pkl (+ .json sidecars that
+record the worlds). ``--models family`` refits only the family model (``detectors.attribution``).
+Any further ``pair_model_<mode>_*.pkl`` put beside the first is combined with it into a rank
+ensemble (``learn.PairEnsemble``).
 
 Why many worlds: a model trained on one world learns that world (its intensity, implementations,
-honest styles and pool size); every world here draws them afresh from its seed (``floorman
-simulate --world random``), and the model sees each room's features as robust z among that room's
-own pairs (``detectors.calibrate``), so nothing whose scale depends on the population reaches it.
-The independent second generator (``simulator.foreign``) is never used here: it is the test.
-Each world is simulated, ingested and its labelled pair frames cached (parquet) once; refitting
-after a feature change reuses the cache.
+honest styles and pool size); every world here draws them afresh from its seed.
+
+Why two generators (1.9.0): fitted on the first simulator's worlds alone, the models learned its
+habits, for example that pairs who leave a table together collude; on the third author's rooms
+(``simulator.indie``), where tables close and everyone leaves at once, honest pairs scored above
+0.99. Fitted on both, one model ranked each generator's colluders as well as a model fitted on that
+generator alone, and ranked a fourth author's rooms (``simulator.rival``, never fitted on) better
+than the shipped ensemble. The independent generators ``simulator.foreign`` and
+``simulator.heldout`` are never used here: they are the test. Each world is simulated, ingested
+and its labelled pair frames cached (parquet) once; refitting after a feature change reuses the cache.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -44,26 +48,66 @@ def seeds(text: str) -> list[int]:
     return [int(s) for s in text.split(",")]
 
 
-def world(seed: int, hands: int, work: Path) -> tuple[Path, Path]:
+#: hands per world when --hands is not given (the sizes the shipped models were fitted on)
+HANDS = {"first": 60_000, "indie": 50_000}
+#: the worlds the shipped models were fitted on: the first simulator's and the third author's
+DEFAULT_WORLDS = ("first:1001-1024", "indie:101-124")
+
+World = tuple[str, int]
+
+
+def worlds(specs: list[str]) -> list[World]:
+    """'first:1001-1024 indie:101-124' -> [(generator, seed), ...]."""
+    out: list[World] = []
+    for spec in specs:
+        generator, _, text = spec.partition(":")
+        if generator not in HANDS or not text:
+            raise SystemExit(f"--worlds {spec!r}: expected GENERATOR:SEEDS with GENERATOR one of {sorted(HANDS)}")
+        out += [(generator, s) for s in seeds(text)]
+    return out
+
+
+def hands_of(generator: str, hands: int | None) -> int:
+    return hands or HANDS[generator]
+
+
+def world_dir(generator: str, seed: int, work: Path) -> Path:
+    return work / (f"world-{seed}" if generator == "first" else f"{generator}-{seed}")
+
+
+def world(seed: int, hands: int, work: Path, generator: str = "first") -> tuple[Path, Path]:
     """Simulate and ingest one random world (cached): its warehouse and truth."""
-    base = work / f"world-{seed}"
+    base = world_dir(generator, seed, work)
     truth, db = base / "truth.json", base / "w.duckdb"
     if not truth.exists():
-        subprocess.run(
-            [sys.executable, "-m", "pipelines.cli", "simulate", "--hands", str(hands), "--seed", str(seed),
-             "--operator-mode", "--world", "random", "--out", str(base / "hh"), "--truth", str(truth)],
-            check=True, cwd=ROOT,
-        )
+        simulate(generator, seed, hands, base / "hh", truth)
     if not db.exists():
         ingest_paths([base / "hh"], db, progress=False)
     return db, truth
 
 
-def frame(seed: int, hands: int, work: Path, mode: str) -> pl.DataFrame | None:
+def simulate(generator: str, seed: int, hands: int, out: Path, truth: Path) -> None:
+    """One world of ``generator``: the first simulator draws its own world from the seed; the
+    third author's (``simulator.indie``) takes its intensity and pool size drawn here from the seed."""
+    if generator == "indie":
+        from simulator.indie import generate
+
+        rng = random.Random(f"indie-world:{seed}")
+        generate(out, truth, hands=hands, seed=seed, intensity=round(rng.uniform(0.15, 1.0), 2),
+                 operator_mode=True, players=rng.choice([150, 250, 400, 600, 900]))
+        return
+    subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "simulate", "--hands", str(hands), "--seed", str(seed),
+         "--operator-mode", "--world", "random", "--out", str(out), "--truth", str(truth)],
+        check=True, cwd=ROOT,
+    )
+
+
+def frame(seed: int, hands: int, work: Path, mode: str, generator: str = "first") -> pl.DataFrame | None:
     """The world's labelled pair frame for ``mode`` (cached), or None when no truth pair was scored."""
-    cache = work / f"world-{seed}" / f"pairs-{mode}.parquet"
+    cache = world_dir(generator, seed, work) / f"pairs-{mode}.parquet"
     if not cache.exists():
-        db, truth = world(seed, hands, work)
+        db, truth = world(seed, hands, work, generator)
         labelled_pairs(db, truth, mode).write_parquet(cache)
     f = pl.read_parquet(cache)
     return f if f.filter(pl.col("family") != "none").height else None
@@ -71,8 +115,9 @@ def frame(seed: int, hands: int, work: Path, mode: str) -> pl.DataFrame | None:
 
 def world_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options every training script over the random worlds shares."""
-    p.add_argument("--seeds", default="1001-1024")
-    p.add_argument("--hands", type=int, default=60_000)
+    p.add_argument("--worlds", nargs="+", default=list(DEFAULT_WORLDS), metavar="GENERATOR:SEEDS",
+                   help="whose worlds and which seeds, e.g. first:1001-1024 indie:101-124")
+    p.add_argument("--hands", type=int, help=f"hands per world (default {HANDS})")
     p.add_argument("--work", default=str(ROOT / "var" / "train"))
     p.add_argument("--modes", nargs="+", default=["operator", "player"])
     p.add_argument("--out-dir", help="write the models here instead of detectors/models")
@@ -84,19 +129,23 @@ def main() -> int:
     p.add_argument("--models", nargs="+", choices=["pair", "family"], default=["pair", "family"])
     p.add_argument("--calibrated", action="store_true",
                    help="features as robust z per room (ranked worse on the independent rooms; off)")
+    p.add_argument("--without", nargs="+", default=[], metavar="FEATURE",
+                   help="leave these pair-model features out, e.g. the co-presence ones")
     args = p.parse_args()
     work = Path(args.work)
     for mode in args.modes:
-        got = [(s, frame(s, args.hands, work, mode)) for s in seeds(args.seeds)]
-        kept = [(s, f) for s, f in got if f is not None]
-        sources = [f"world {s} ({args.hands} hands)" for s, _ in kept]
+        got = [(g, s, frame(s, hands_of(g, args.hands), work, mode, g)) for g, s in worlds(args.worlds)]
+        kept = [(g, s, f) for g, s, f in got if f is not None]
+        frames = [f for _, _, f in kept]
+        sources = [f"{g} world {s} ({hands_of(g, args.hands)} hands)" for g, s, _ in kept]
+        used = [s for _, s, _ in kept]
         out_dir = Path(args.out_dir) if args.out_dir else learn.MODEL_DIR
         if "pair" in args.models:
-            path = fit_and_save([f for _, f in kept], sources, [s for s, _ in kept], mode,
-                                out_dir / f"pair_model_{mode}_worlds.pkl", calibrated=args.calibrated)
-            print(f"{mode}: {len(kept)} worlds, {sum(f.height for _, f in kept):,} pairs -> {path}")
+            path = fit_and_save(frames, sources, used, mode, out_dir / learn.model_path(mode).name,
+                                calibrated=args.calibrated, without=args.without)
+            print(f"{mode}: {len(kept)} worlds, {sum(f.height for f in frames):,} pairs -> {path}")
         if "family" in args.models:
-            path = fit_family([f for _, f in kept], sources, [s for s, _ in kept], mode, out_dir)
+            path = fit_family(frames, sources, used, mode, out_dir)
             print(f"{mode}: family model -> {path}")
     return 0
 
