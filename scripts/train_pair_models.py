@@ -27,6 +27,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def seeds(text: str) -> list[int]:
 
 
 #: hands per world when --hands is not given (the sizes the shipped models were fitted on)
-HANDS = {"first": 60_000, "indie": 50_000}
+HANDS = {"first": 60_000, "indie": 50_000, "rival": 50_000}
 #: the worlds the shipped models were fitted on: the first simulator's and the third author's
 DEFAULT_WORLDS = ("first:1001-1024", "indie:101-124")
 
@@ -89,18 +90,27 @@ def world(seed: int, hands: int, work: Path, generator: str = "first") -> tuple[
 def simulate(generator: str, seed: int, hands: int, out: Path, truth: Path) -> None:
     """One world of ``generator``: the first simulator draws its own world from the seed; the
     third author's (``simulator.indie``) takes its intensity and pool size drawn here from the seed."""
-    if generator == "indie":
-        from simulator.indie import generate
-
-        rng = random.Random(f"indie-world:{seed}")
-        generate(out, truth, hands=hands, seed=seed, intensity=round(rng.uniform(0.15, 1.0), 2),
-                 operator_mode=True, players=rng.choice([150, 250, 400, 600, 900]))
+    if generator in ("indie", "rival"):
+        rng = random.Random(f"{generator}-world:{seed}")
+        other_author(generator)(out, truth, hands=hands, seed=seed, intensity=round(rng.uniform(0.15, 1.0), 2),
+                                operator_mode=True, players=rng.choice([150, 250, 400, 600, 900]))
         return
     subprocess.run(
         [sys.executable, "-m", "pipelines.cli", "simulate", "--hands", str(hands), "--seed", str(seed),
          "--operator-mode", "--world", "random", "--out", str(out), "--truth", str(truth)],
         check=True, cwd=ROOT,
     )
+
+
+def other_author(generator: str) -> Callable[..., None]:
+    """The ``generate`` function of another author's room generator."""
+    if generator == "rival":
+        from simulator.rival import generate as rival
+
+        return rival
+    from simulator.indie import generate as indie
+
+    return indie
 
 
 def frame(seed: int, hands: int, work: Path, mode: str, generator: str = "first") -> pl.DataFrame | None:
