@@ -41,6 +41,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from detectors.evaluate import evaluate, score_flags  # noqa: E402
 from detectors.run import Params, detect  # noqa: E402
+from simulator.authors import AUTHORS  # noqa: E402
+from simulator.authors import generator as generator_of  # noqa: E402
 from warehouse.ingest import ingest_paths  # noqa: E402
 
 Flag = tuple[str, list[str], float, list[str]]
@@ -49,26 +51,9 @@ DECOY_KINDS = ("friends", "staking", "staking_partners", "backer")
 
 def write_room(generator: str, out: Path, truth: Path, hands: int, players: int, seed: int, intensity: float) -> None:
     """One room of PokerStars text with every hole card, and its truth file."""
-    if generator == "foreign":
-        from simulator.foreign import generate
-
-        generate(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
-        return
-    if generator == "indie":  # a third author's room (simulator/indie): the dev set for choices that must transfer
-        from simulator.indie import generate as generate_indie
-
-        generate_indie(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
-        return
-    if generator == "rival":  # a fourth author's room (simulator/rival): the transfer check for indie-tuned choices
-        from simulator.rival import generate as generate_rival
-
-        generate_rival(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True, players=players)
-        return
-    if generator == "heldout":  # written without sight of the detectors (simulator/heldout)
-        from simulator.heldout import generate as generate_heldout
-
-        generate_heldout(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True,
-                         players=players)
+    if generator in AUTHORS:  # another author's generator (simulator.authors)
+        generator_of(generator)(out, truth, hands=hands, seed=seed, intensity=intensity, operator_mode=True,
+                                players=players)
         return
     subprocess.run(
         [sys.executable, "-m", "pipelines.cli", "simulate", "--hands", str(hands), "--seed", str(seed),
@@ -184,7 +169,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--intensities", type=float, nargs="+", default=[0.2, 0.5, 1.0])
     p.add_argument("--generators", nargs="+", default=["foreign", "first"],
-                   choices=["foreign", "first", "heldout", "indie", "rival"])
+                   choices=["first", *AUTHORS])
     p.add_argument("--modes", nargs="+", default=["operator", "player"], choices=["operator", "player"])
     p.add_argument("--work", default=str(ROOT / "var" / "quality_grid"))
     p.add_argument("--json", help="also write the rows to this JSON file")

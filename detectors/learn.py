@@ -93,7 +93,8 @@ def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], see
     """Fit on unordered pair frames (one per room) carrying a ``family`` label column ('none' for
     honest pairs); a calibrated model standardises each room on its own before they are stacked.
     ``without``: features left out (the model records the ones it used, and predicts from those)."""
-    feats = [f for f in model_features() if f not in set(without)]
+    left_out = set(without)
+    feats = [f for f in model_features() if f not in left_out]
     x = np.vstack([design(f, feats, calibrated) for f in frames])
     data = pl.concat(frames, how="diagonal_relaxed")
     y = data["family"].to_numpy()

@@ -27,7 +27,6 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -38,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from detectors import attribution, learn  # noqa: E402
 from detectors.train import fit_and_save, labelled_pairs  # noqa: E402
+from simulator import authors  # noqa: E402
 from warehouse.ingest import ingest_paths  # noqa: E402
 
 
@@ -88,29 +88,20 @@ def world(seed: int, hands: int, work: Path, generator: str = "first") -> tuple[
 
 
 def simulate(generator: str, seed: int, hands: int, out: Path, truth: Path) -> None:
-    """One world of ``generator``: the first simulator draws its own world from the seed; the
-    third author's (``simulator.indie``) takes its intensity and pool size drawn here from the seed."""
+    """One world of ``generator``: the first simulator draws its own world from the seed; another
+    author's (``simulator.indie``, ``simulator.rival``) takes its intensity and pool size drawn here
+    from the seed."""
     if generator in ("indie", "rival"):
         rng = random.Random(f"{generator}-world:{seed}")
-        other_author(generator)(out, truth, hands=hands, seed=seed, intensity=round(rng.uniform(0.15, 1.0), 2),
-                                operator_mode=True, players=rng.choice([150, 250, 400, 600, 900]))
+        authors.generator(generator)(out, truth, hands=hands, seed=seed,
+                                     intensity=round(rng.uniform(0.15, 1.0), 2), operator_mode=True,
+                                     players=rng.choice([150, 250, 400, 600, 900]))
         return
     subprocess.run(
         [sys.executable, "-m", "pipelines.cli", "simulate", "--hands", str(hands), "--seed", str(seed),
          "--operator-mode", "--world", "random", "--out", str(out), "--truth", str(truth)],
         check=True, cwd=ROOT,
     )
-
-
-def other_author(generator: str) -> Callable[..., None]:
-    """The ``generate`` function of another author's room generator."""
-    if generator == "rival":
-        from simulator.rival import generate as rival
-
-        return rival
-    from simulator.indie import generate as indie
-
-    return indie
 
 
 def frame(seed: int, hands: int, work: Path, mode: str, generator: str = "first") -> pl.DataFrame | None:
