@@ -63,28 +63,45 @@ def flatten(estimator: Any) -> FlatForest:
     )
 
 
+#: rows walked through one tree before the next: the tree's nodes stay in the L1 cache while a block
+#: of rows (128 x ~75 features x 8 bytes) sits in L2; row by row, every tree left the cache (1.5x slower)
+BLOCK = 128
+
+
+@numba.njit(cache=True, nogil=True)
+def _leaf(x: np.ndarray, r: int, node: int, feature: np.ndarray, threshold: np.ndarray,
+          missing_left: np.ndarray, left: np.ndarray, right: np.ndarray, is_leaf: np.ndarray) -> int:
+    """The leaf row ``r`` reaches from ``node``: ``x <= threshold`` goes left, a missing value follows
+    ``missing_go_to_left`` (scikit-learn's rule)."""
+    while not is_leaf[node]:
+        v = x[r, feature[node]]
+        if np.isnan(v):
+            node = left[node] if missing_left[node] else right[node]
+        elif v <= threshold[node]:
+            node = left[node]
+        else:
+            node = right[node]
+    return node
+
+
 @numba.njit(cache=True, nogil=True)
 def _raw(x: np.ndarray, feature: np.ndarray, threshold: np.ndarray, missing_left: np.ndarray,
          left: np.ndarray, right: np.ndarray, is_leaf: np.ndarray, value: np.ndarray,
          roots: np.ndarray, baseline: np.ndarray) -> np.ndarray:
-    """Raw scores (rows x classes): the baseline plus each iteration's tree value per class."""
+    """Raw scores (rows x classes): the baseline plus each iteration's tree value per class, added in
+    iteration order for every row (scikit-learn's order, so the sums agree to the last bit)."""
     n_rows, n_iter, n_cls = x.shape[0], roots.shape[0], roots.shape[1]
     out = np.empty((n_rows, n_cls))
     for r in range(n_rows):
         for k in range(n_cls):
-            s = baseline[k]
-            for i in range(n_iter):
-                node = roots[i, k]
-                while not is_leaf[node]:
-                    v = x[r, feature[node]]
-                    if np.isnan(v):
-                        node = left[node] if missing_left[node] else right[node]
-                    elif v <= threshold[node]:
-                        node = left[node]
-                    else:
-                        node = right[node]
-                s += value[node]
-            out[r, k] = s
+            out[r, k] = baseline[k]
+    for start in range(0, n_rows, BLOCK):
+        stop = min(start + BLOCK, n_rows)
+        for i in range(n_iter):
+            for k in range(n_cls):
+                root = roots[i, k]
+                for r in range(start, stop):
+                    out[r, k] += value[_leaf(x, r, root, feature, threshold, missing_left, left, right, is_leaf)]
     return out
 
 
