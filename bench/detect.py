@@ -79,20 +79,6 @@ def cached_source(hands: int = 200_000, seed: int = 101) -> Path:
     return CACHED
 
 
-def proposed_evidence_join() -> None:
-    """Measure the change proposed for detectors/families.py (not applied there: another owner):
-    each evidence query joins the flagged pairs with ``least(p.a, p.b) = f.a AND greatest(p.a, p.b)
-    = f.b`` (flags have a < b) instead of ``(p.a = f.a AND p.b = f.b) OR (p.a = f.b AND p.b = f.a)``,
-    a hash join instead of a nested loop over flags x rows; same evidence lists."""
-    import re
-
-    from detectors import families
-
-    pair = r"\(?\((\w)\.a = f\.a AND \1\.b = f\.b\) OR \(\1\.a = f\.b AND \1\.b = f\.a\)\)?"
-    for key, sql in families.EVIDENCE_SQL.items():
-        families.EVIDENCE_SQL[key] = re.sub(pair, r"least(\1.a, \1.b) = f.a AND greatest(\1.a, \1.b) = f.b", sql)
-
-
 def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -108,14 +94,10 @@ def main() -> None:
     ap.add_argument("--mode", default="operator")
     ap.add_argument("--model", help="pair model file (default: the mode's shipped model; a missing file such as "
                                     "'none' scores by the rules, e.g. while the model's features are being changed)")
-    ap.add_argument("--proposed-evidence-join", action="store_true",
-                    help="measure the evidence join proposed for families.py (see proposed_evidence_join)")
     ap.add_argument("--night", type=Path,
                     help="a night's run folder from bench/audit.py (warehouse.duckdb, work/): time the detectors "
                          "as that night runs them, from its partitions' detector tables (detectors.partial)")
     args = ap.parse_args()
-    if args.proposed_evidence_join:
-        proposed_evidence_join()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     db = work / "bench.duckdb"

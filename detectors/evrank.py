@@ -26,6 +26,14 @@ import polars as pl
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from detectors import learn, treepredict
+from detectors.families import (
+    EVIDENCE_SQL,
+    KEYED_EVIDENCE_SQL,
+    evidence,
+    is_keyed,
+    registered_pairs,
+    string_hand_ids,
+)
 
 RANKER_VERSION = "evrank-1.2"  # 1.1: fitted on the random worlds; 1.2: on two generators' worlds (1.9.0)
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -97,40 +105,30 @@ LEFT JOIN pd USING (flag_key, hand_id) LEFT JOIN sq USING (flag_key, hand_id) LE
 """
 
 
-#: in a detector run the wide string-keyed views (hp, dec, pdec) are cut to the candidate hands on
-#: their integer-keyed tables first: joining the views whole would attach string ids to every row
-_CUT = {
-    "hp": """SELECT e.hand_id, p.player, k.* EXCLUDE (hk, pk) FROM k_hp k JOIN _evk e USING (hk)
-             JOIN k_player p USING (pk)""",
-    "dec": """SELECT e.hand_id, p.player, k.* EXCLUDE (hk, pk) FROM k_dec k JOIN _evk e USING (hk)
-              JOIN k_player p USING (pk)""",
-    "pdec": """SELECT e.hand_id, pa.player AS a, pb.player AS b, k.* EXCLUDE (hk, a, b) FROM k_pdec k
-               JOIN _evk e USING (hk) JOIN k_player pa ON pa.pk = k.a JOIN k_player pb ON pb.pk = k.b""",
-    "psq": """SELECT e.hand_id, pa.player AS a, pb.player AS b, k.callers_squeezed, k.third_folds FROM k_psq k
-              JOIN _evk e USING (hk) JOIN k_player pa ON pa.pk = k.a JOIN k_player pb ON pb.pk = k.b""",
-    "pflow": """SELECT e.hand_id, pa.player AS a, pb.player AS b, k.flow_cbb, k.a_folded, k.a_better FROM k_pflow k
-                JOIN _evk e USING (hk) JOIN k_player pa ON pa.pk = k.a JOIN k_player pb ON pb.pk = k.b""",
+#: in a detector run the feature query reads the integer-keyed tables under the views' column names
+#: (hand_id is hk, players are pk), cut to the candidate hands first (``_evk``)
+_KEYED = {
+    "hp": "(SELECT hk AS hand_id, pk AS player, * EXCLUDE (hk, pk) FROM k_hp WHERE hk IN (SELECT hk FROM _evk))",
+    "dec": "(SELECT hk AS hand_id, pk AS player, * EXCLUDE (hk, pk) FROM k_dec WHERE hk IN (SELECT hk FROM _evk))",
+    "pdec": "(SELECT hk AS hand_id, * EXCLUDE (hk) FROM k_pdec WHERE hk IN (SELECT hk FROM _evk))",
+    "psq": "(SELECT hk AS hand_id, * EXCLUDE (hk) FROM k_psq WHERE hk IN (SELECT hk FROM _evk))",
+    "pflow": "(SELECT hk AS hand_id, * EXCLUDE (hk) FROM k_pflow WHERE hk IN (SELECT hk FROM _evk))",
 }
 
 
-def _has_keyed_tables(con: duckdb.DuckDBPyConnection) -> bool:
-    row = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('k_hand', 'k_hp', 'k_dec', "
-                      "'k_pdec', 'k_psq', 'k_pflow', 'k_player') AND temporary").fetchone()
-    return bool(row and row[0] == 7)
-
-
-def candidates(con: duckdb.DuckDBPyConnection, sql: str) -> pl.DataFrame:
+def candidates(con: duckdb.DuckDBPyConnection, sql: str, keyed: bool = False) -> pl.DataFrame:
     """Every candidate (flag_key, hand_id) of one family's evidence query with the features;
-    ``_fp`` (flag_key, a, b with a < b) must be registered on ``con``."""
+    ``_fp`` must be registered on ``con`` (``families.registered_pairs``). ``keyed``: ``sql`` is the
+    family's keyed query (``families.KEYED_EVIDENCE_SQL``) over a detector run's k_ tables; else
+    it reads the string-keyed views (cached training tables)."""
     con.execute(f"CREATE OR REPLACE TEMP TABLE _evc AS {sql}")
     try:
-        if _has_keyed_tables(con):
-            con.execute("CREATE OR REPLACE TEMP TABLE _evk AS SELECT h.hk, h.hand_id FROM k_hand h "
-                        "SEMI JOIN _evc c ON c.hand_id = h.hand_id")
-            views = {name: f"({cut})" for name, cut in _CUT.items()}
-        else:  # cached evidence tables (training): the string-keyed views themselves
-            views = {name: name for name in _CUT}
-        out = con.execute(_FEATURE_SQL.format(**views)).pl()
+        if keyed:
+            con.execute("CREATE OR REPLACE TEMP TABLE _evk AS SELECT DISTINCT hand_id AS hk FROM _evc")
+            query = string_hand_ids(_FEATURE_SQL.format(**_KEYED), keyed=True)
+        else:
+            query = _FEATURE_SQL.format(**{name: name for name in _KEYED})
+        out = con.execute(query).pl()
     finally:
         con.execute("DROP TABLE IF EXISTS _evc")
         con.execute("DROP TABLE IF EXISTS _evk")
@@ -151,14 +149,14 @@ class EvidenceRanker:
     mode: str = "operator"
     trained_on: dict[str, Any] = field(default_factory=dict)
 
-    def rank(self, con: duckdb.DuckDBPyConnection, family: str, sql: str, top: int
+    def rank(self, con: duckdb.DuckDBPyConnection, family: str, sql: str, top: int, keyed: bool = False
              ) -> list[tuple[str, list[str]]] | None:
         """(flag_key, hand ids best first) for the registered ``_fp`` flags, or None without a model
-        for this family (the caller keeps the SQL order)."""
+        for this family (the caller keeps the SQL order); ``keyed`` as for ``candidates``."""
         est = self.models.get(family)
         if est is None:
             return None
-        cand = candidates(con, sql)
+        cand = candidates(con, sql, keyed)
         if cand.is_empty():
             return []
         p = treepredict.predict_proba(est, _matrix(cand, self.features))[:, list(est.classes_).index(1)]
@@ -233,18 +231,16 @@ def truth_flags(truth: dict[str, Any], site: str = "pokerstars") -> tuple[pl.Dat
 
 def labelled(con: duckdb.DuckDBPyConnection, truth: dict[str, Any]) -> dict[str, pl.DataFrame]:
     """Candidate frames per family for the truth pairs, with y = 1 on the logged act hands."""
-    from detectors.families import EVIDENCE_SQL
-
     flags, acts = truth_flags(truth)
+    keyed = is_keyed(con)
     out: dict[str, pl.DataFrame] = {}
-    for family, sql in EVIDENCE_SQL.items():
+    for family, sql in (KEYED_EVIDENCE_SQL if keyed else EVIDENCE_SQL).items():
         part = flags.filter(pl.col("family") == family).select(
             "flag_key", pl.min_horizontal("a", "b").alias("a"), pl.max_horizontal("a", "b").alias("b"))
         if part.is_empty():
             continue
-        con.register("_fp", part.to_arrow())
-        cand = candidates(con, sql)
-        con.unregister("_fp")
+        with registered_pairs(con, part, keyed):
+            cand = candidates(con, sql, keyed)
         y = [int(h in acts[k]) for k, h in zip(cand["flag_key"], cand["hand_id"], strict=True)]
         out[family] = cand.with_columns(pl.Series("y", y, dtype=pl.Int8))
     return out
@@ -254,7 +250,6 @@ def ap_by_family(con: duckdb.DuckDBPyConnection, truth: dict[str, Any], ranker: 
                  ) -> dict[str, float]:
     """Mean AP@5 per family over the truth pairs (own family), SQL order when ranker is None."""
     from detectors.evaluate import ap_at_k
-    from detectors.families import evidence
 
     flags, acts = truth_flags(truth)
     got = evidence(con, flags, top=5, ranker=ranker)

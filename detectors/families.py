@@ -8,7 +8,9 @@ query ranks the shared hands where the family's behaviour actually happened.
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -93,14 +95,16 @@ TEXT: dict[str, FamilyText] = {
 }
 
 
-EVIDENCE_SQL: dict[str, str] = {
+#: each family's evidence query over the tables named {pdec}, {pflow}, {psq}, {pcs}, {dec} (``EVIDENCE_SQL``
+#: and ``KEYED_EVIDENCE_SQL`` fill them in)
+_EVIDENCE_TEMPLATES: dict[str, str] = {
     # hands where either player passed up the aggression their own baseline expected against the other,
     # weighted by hand strength (checking or folding a strong hand is the act) and doubled for a fold
     # (giving up the pot instead of raising it)
     "soft_play": """
         SELECT f.flag_key, p.hand_id,
                sum(greatest(p.p_aggr - p.aggr::INT, 0) * (1 + p.bucket) * (1 + p.fold::INT)) + 0.01 * count(*) AS s
-        FROM _fp f JOIN pdec p ON least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b
+        FROM _fp f JOIN {pdec} p ON least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b
         GROUP BY ALL HAVING sum(greatest(p.p_aggr - p.aggr::INT, 0)) > 0""",
     # pots the pair's net loser (the dumper) lost to the other, biggest first; a fold after putting
     # chips in (folding a big bet to the partner) weighs 5x, losing with the better hand 2x
@@ -108,10 +112,12 @@ EVIDENCE_SQL: dict[str, str] = {
         WITH x AS (
             SELECT f.flag_key, p.hand_id, p.a AS loser, p.flow_cbb,
                    p.flow_cbb * (1 + coalesce(p.a_better::INT, 0)) * (1 + 4 * p.a_folded::INT) AS v
-            FROM _fp f JOIN pflow p ON least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b
+            FROM _fp f JOIN {pflow} p ON least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b
         ), d AS (
-            SELECT flag_key, arg_max(loser, tot) AS dumper
-            FROM (SELECT flag_key, loser, sum(flow_cbb) AS tot FROM x GROUP BY ALL) GROUP BY flag_key
+            -- ties (each lost as much to the other: a sum's last bits depend on the threads' order)
+            -- go to the first name, so the same warehouse always names the same dumper
+            SELECT flag_key, first(loser ORDER BY tot DESC, loser) AS dumper
+            FROM (SELECT flag_key, loser, round(sum(flow_cbb), 6) AS tot FROM x GROUP BY ALL) GROUP BY flag_key
         )
         SELECT x.flag_key, x.hand_id, max(x.v * CASE WHEN x.loser = d.dumper THEN 4 ELSE 1 END) AS s
         FROM x JOIN d USING (flag_key) GROUP BY ALL""",
@@ -123,10 +129,10 @@ EVIDENCE_SQL: dict[str, str] = {
             SELECT f.flag_key, q.hand_id,
                    CASE WHEN q.callers_squeezed >= 1 THEN 30 + q.callers_squeezed ELSE 10 - 0.1 * q.third_folds END
                    AS s
-            FROM _fp f JOIN psq q ON least(q.a, q.b) = f.a AND greatest(q.a, q.b) = f.b
+            FROM _fp f JOIN {psq} q ON least(q.a, q.b) = f.a AND greatest(q.a, q.b) = f.b
             UNION ALL
             SELECT f.flag_key, p.hand_id, CASE WHEN p.p_fold < 0.6 THEN 20 ELSE 5 END + 1 - p.p_fold AS s
-            FROM _fp f JOIN pdec p ON (least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b)
+            FROM _fp f JOIN {pdec} p ON (least(p.a, p.b) = f.a AND greatest(p.a, p.b) = f.b)
             WHERE p.grp LIKE 'hu_%' AND p.fold
         ) GROUP BY ALL""",
     # folds facing a bet while the other (live) held a stronger hand: the less the folder's own
@@ -142,8 +148,8 @@ EVIDENCE_SQL: dict[str, str] = {
             SELECT f.flag_key, c.hand_id,
                 max(7 * (1 - c.p_fold) + 1.3 * c.b_stronger::INT + 0.5 * greatest(c.bucket, 0)
                     - 4 * coalesce(d.to_call / (d.pot_before + d.to_call + 1.0), 0.5)) AS s
-            FROM _fp f JOIN pcs c ON least(c.a, c.b) = f.a AND greatest(c.a, c.b) = f.b
-            LEFT JOIN dec d ON d.hand_id = c.hand_id AND d.player = c.a AND d.fold
+            FROM _fp f JOIN {pcs} c ON least(c.a, c.b) = f.a AND greatest(c.a, c.b) = f.b
+            LEFT JOIN {dec} d ON d.hand_id = c.hand_id AND d.player = c.a AND d.fold
             WHERE c.fold AND c.facing GROUP BY ALL
         ), g AS (SELECT a AS p, b AS x FROM _fp UNION ALL SELECT b, a FROM _fp),
         tri AS (SELECT DISTINCT f.flag_key, f.a, f.b, g1.x FROM _fp f
@@ -151,39 +157,98 @@ EVIDENCE_SQL: dict[str, str] = {
         third AS (
             SELECT t.flag_key, c1.hand_id,
                 max(7 * (1 - least(c1.p_fold, c2.p_fold)) + 1.3 * (c1.b_stronger OR c2.b_stronger)::INT - 2) AS s
-            FROM tri t JOIN pcs c1 ON c1.a = t.x AND c1.b = t.a AND c1.fold AND c1.facing
-            JOIN pcs c2 ON c2.hand_id = c1.hand_id AND c2.a = t.x AND c2.b = t.b AND c2.fold AND c2.facing
+            FROM tri t JOIN {pcs} c1 ON c1.a = t.x AND c1.b = t.a AND c1.fold AND c1.facing
+            JOIN {pcs} c2 ON c2.hand_id = c1.hand_id AND c2.a = t.x AND c2.b = t.b AND c2.fold AND c2.facing
             GROUP BY ALL
         )
         SELECT flag_key, hand_id, max(s) AS s FROM (SELECT * FROM own UNION ALL SELECT * FROM third) GROUP BY ALL""",
 }
 
 
+#: the string-keyed views (cached training tables, hand-built test tables)
+STRING_TABLES = {t: t for t in ("pdec", "pflow", "psq", "pcs", "dec")}
+#: in a detector run, the integer-keyed tables under the views' column names (hand_id is the hand
+#: number hk, players are pk): the joins run on integers and no string id is attached to the millions
+#: of rows the flagged pairs never touch (at 1,000,000 hands that cut the evidence stage by half)
+KEYED_TABLES = {
+    "pdec": "(SELECT hk AS hand_id, a, b, aggr, fold, bucket, grp, p_aggr, p_fold FROM k_pdec)",
+    "pflow": "(SELECT hk AS hand_id, a, b, flow_cbb, a_folded, a_better FROM k_pflow)",
+    "psq": "(SELECT hk AS hand_id, a, b, callers_squeezed, third_folds FROM k_psq)",
+    "pcs": "(SELECT hk AS hand_id, a, b, fold, facing, bucket, p_fold, b_stronger FROM k_pcs)",
+    "dec": "(SELECT hk AS hand_id, pk AS player, fold, to_call, pot_before FROM k_dec)",
+}
+EVIDENCE_SQL = {family: sql.format(**STRING_TABLES) for family, sql in _EVIDENCE_TEMPLATES.items()}
+KEYED_EVIDENCE_SQL = {family: sql.format(**KEYED_TABLES) for family, sql in _EVIDENCE_TEMPLATES.items()}
+
+
+def is_keyed(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether a detector run's integer-keyed tables are on ``con`` (else: string-keyed views only)."""
+    row = con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary AND table_name IN ('k_hand', "
+                      "'k_player', 'k_hp', 'k_dec', 'k_pdec', 'k_psq', 'k_pflow', 'k_pcs')").fetchone()
+    return bool(row and row[0] == 8)
+
+
+@contextlib.contextmanager
+def registered_pairs(con: duckdb.DuckDBPyConnection, part: pl.DataFrame, keyed: bool) -> Iterator[None]:
+    """``_fp`` (flag_key, a, b with a < b) for the family queries while the block runs: the rows
+    of ``part`` as they are, or, keyed, with the players' numbers from k_player."""
+    if not keyed:
+        con.register("_fp", part.to_arrow())
+        try:
+            yield
+        finally:
+            con.unregister("_fp")
+        return
+    con.register("_fps", part.to_arrow())
+    try:
+        con.execute("""CREATE OR REPLACE TEMP TABLE _fp AS
+            SELECT f.flag_key, least(pa.pk, pb.pk) AS a, greatest(pa.pk, pb.pk) AS b
+            FROM _fps f JOIN k_player pa ON pa.player = f.a JOIN k_player pb ON pb.player = f.b""")
+    finally:
+        con.unregister("_fps")
+    try:
+        yield
+    finally:
+        con.execute("DROP TABLE IF EXISTS _fp")
+
+
+def string_hand_ids(sql: str, keyed: bool) -> str:
+    """``sql`` (flag_key, hand_id, ...) with the hand ids as strings: keyed rows carry hk, whose order
+    is the hand ids' order (features.build numbers the hands by hand_id), so ties break the same."""
+    if not keyed:
+        return sql
+    return (f"SELECT x.flag_key, h.hand_id, x.* EXCLUDE (flag_key, hand_id) FROM ({sql}) x "
+            "JOIN k_hand h ON h.hk = x.hand_id")
+
+
 def evidence(con: duckdb.DuckDBPyConnection, flagged: pl.DataFrame, top: int = 10,
-             ranker: EvidenceRanker | None = None) -> dict[str, list[str]]:
+             ranker: EvidenceRanker | None = None, keyed: bool | None = None) -> dict[str, list[str]]:
     """Ranked evidence hand ids per flag_key for rows (flag_key, family, a, b): the SQL selects the
-    candidates; a learned ranker (``evrank``), when given and fitted for the family, orders them."""
+    candidates; a learned ranker (``evrank``), when given and fitted for the family, orders them.
+    ``keyed``: read the run's integer-keyed tables (default: when they are there) or the string views."""
     out: dict[str, list[str]] = {}
-    for family, sql in EVIDENCE_SQL.items():
+    keyed = is_keyed(con) if keyed is None else keyed
+    queries = KEYED_EVIDENCE_SQL if keyed else EVIDENCE_SQL
+    for family, sql in queries.items():
         # the joins match (least, greatest) of a directed pair: one hash join, not an OR loop
         part = flagged.filter(pl.col("family") == family).select(
             "flag_key", pl.min_horizontal("a", "b").alias("a"), pl.max_horizontal("a", "b").alias("b")
         )
         if part.is_empty():
             continue
-        con.register("_fp", part.to_arrow())
-        learned = ranker.rank(con, family, sql, top) if ranker is not None else None
-        if learned is not None:
-            con.unregister("_fp")
-            out.update(learned)
-            continue
-        rows = con.execute(
-            f"""SELECT flag_key, list(hand_id ORDER BY s DESC, hand_id) FILTER (WHERE rk <= {top})
-            FROM (SELECT *, row_number() OVER (PARTITION BY flag_key ORDER BY s DESC, hand_id) AS rk
-                  FROM ({sql}))
-            GROUP BY flag_key"""
-        ).fetchall()
-        con.unregister("_fp")
-        for key, hands in rows:
-            out[key] = list(hands or [])
+        with registered_pairs(con, part, keyed):
+            learned = ranker.rank(con, family, sql, top, keyed) if ranker is not None else None
+            if learned is None:
+                learned = _sql_order(con, string_hand_ids(sql, keyed), top)
+        out.update(learned)
     return out
+
+
+def _sql_order(con: duckdb.DuckDBPyConnection, sql: str, top: int) -> list[tuple[str, list[str]]]:
+    """(flag_key, the ``top`` hand ids by the query's own score ``s``) per flag."""
+    rows = con.execute(
+        f"""SELECT flag_key, list(hand_id ORDER BY s DESC, hand_id) FILTER (WHERE rk <= {top})
+        FROM (SELECT *, row_number() OVER (PARTITION BY flag_key ORDER BY s DESC, hand_id) AS rk FROM ({sql}))
+        GROUP BY flag_key"""
+    ).fetchall()
+    return [(key, list(hands or [])) for key, hands in rows]
