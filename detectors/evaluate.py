@@ -54,6 +54,16 @@ def truth_pairs(truth: dict[str, Any]) -> tuple[dict[Pair, str], dict[Pair, list
     return fam, ev
 
 
+#: confounders who sit together on purpose and play honestly: the decoys a queue must not rank as colluders
+DECOY_KINDS = ("friends", "staking", "staking_partners", "backer")
+
+
+def decoy_pairs(truth: dict[str, Any]) -> set[Pair]:
+    """Every pair of players inside one friends or staking group of the truth file (honest decoys)."""
+    return {_pair(a, b) for c in truth.get("confounders", []) if c.get("kind") in DECOY_KINDS
+            for a, b in combinations(c.get("players", []), 2)}
+
+
 def ap_at_k(ranked: list[str], relevant: set[str], k: int = 5) -> float:
     if not relevant:
         return 0.0

@@ -16,7 +16,7 @@ import duckdb
 import polars as pl
 
 from detectors import learn
-from detectors.evaluate import load_truth, truth_pairs
+from detectors.evaluate import decoy_pairs, load_truth, truth_pairs
 from detectors.run import Params, compute, frame_from_summed
 
 
@@ -44,6 +44,18 @@ def label_frame(u: pl.DataFrame, truth: dict[str, Any]) -> pl.DataFrame:
     keyed = pl.concat([u.drop("family", strict=False), names], how="horizontal")
     return keyed.join(lab, left_on=["_a", "_b"], right_on=["player_a", "player_b"], how="left").drop(
         "_a", "_b").with_columns(pl.col("family").fill_null("none"))
+
+
+def weight_decoys(frame: pl.DataFrame, truth: dict[str, Any], weight: float) -> pl.DataFrame:
+    """``frame`` with a sample weight ``w``: ``weight`` on the honest pairs of the truth's friends and
+    staking groups, 1 elsewhere. Why: a world holds a handful of them among thousands of honest
+    pairs, so unweighted the trees learn "sits together a lot" as collusion; weighted, sitting
+    together without the behaviour has to count as honest."""
+    decoys = decoy_pairs(truth)
+    names = [tuple(sorted((a.split(":", 1)[-1], b.split(":", 1)[-1])))
+             for a, b in zip(frame["player_a"], frame["player_b"], strict=True)]
+    is_decoy = pl.Series([n in decoys for n in names]) & (frame["family"] == "none")
+    return frame.with_columns(pl.when(is_decoy).then(weight).otherwise(1.0).alias("w"))
 
 
 def train_and_save(dbs: Sequence[str | Path], truths: Sequence[str | Path], mode: str,

@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from detectors import attribution, learn  # noqa: E402
-from detectors.train import fit_and_save, labelled_pairs  # noqa: E402
+from detectors.evaluate import load_truth  # noqa: E402
+from detectors.train import fit_and_save, labelled_pairs, weight_decoys  # noqa: E402
 from simulator import authors  # noqa: E402
 from warehouse.ingest import ingest_paths  # noqa: E402
 
@@ -132,12 +133,17 @@ def main() -> int:
                    help="features as robust z per room (ranked worse on the independent rooms; off)")
     p.add_argument("--without", nargs="+", default=[], metavar="FEATURE",
                    help="leave these pair-model features out, e.g. the co-presence ones")
+    p.add_argument("--decoy-weight", type=float, default=1.0,
+                   help="sample weight of the worlds' friends and staking pairs (honest decoys) in the pair model")
     args = p.parse_args()
     work = Path(args.work)
     for mode in args.modes:
         got = [(g, s, frame(s, hands_of(g, args.hands), work, mode, g)) for g, s in worlds(args.worlds)]
         kept = [(g, s, f) for g, s, f in got if f is not None]
         frames = [f for _, _, f in kept]
+        if args.decoy_weight != 1.0:
+            frames = [weight_decoys(f, load_truth(world_dir(g, s, work) / "truth.json"), args.decoy_weight)
+                      for g, s, f in kept]
         sources = [f"{g} world {s} ({hands_of(g, args.hands)} hands)" for g, s, _ in kept]
         used = [s for _, s, _ in kept]
         out_dir = Path(args.out_dir) if args.out_dir else learn.MODEL_DIR
