@@ -47,6 +47,8 @@ FACT_LABELS = {
     "honest_tail_probability": "chance an honest pair of this room gets this far",
     "family_distribution": "family attribution",
     "team_support": "team support: both players also linked at the top of the queue to one third player (0-1)",
+    "evidence_support": "evidence support: how far the pair's own hands look like collusive acts to the evidence"
+                        " ranker (0-1)",
     "hands_together": "hands played together",
     "weakest_pair_score": "weakest pair score in the group",
     "members": "members",

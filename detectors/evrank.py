@@ -153,17 +153,22 @@ class EvidenceRanker:
              ) -> list[tuple[str, list[str]]] | None:
         """(flag_key, hand ids best first) for the registered ``_fp`` flags, or None without a model
         for this family (the caller keeps the SQL order); ``keyed`` as for ``candidates``."""
-        est = self.models.get(family)
-        if est is None:
+        if self.models.get(family) is None:
             return None
         cand = candidates(con, sql, keyed)
         if cand.is_empty():
             return []
-        p = treepredict.predict_proba(est, _matrix(cand, self.features))[:, list(est.classes_).index(1)]
+        p = self.probabilities(family, cand)
         ranked = cand.select("flag_key", "hand_id", "s").with_columns(pl.Series("m", p)).sort(
             ["flag_key", "m", "s", "hand_id"], descending=[False, True, True, False]
         ).group_by("flag_key", maintain_order=True).agg(pl.col("hand_id").head(top))
         return [(k, list(h)) for k, h in ranked.iter_rows()]
+
+    def probabilities(self, family: str, cand: pl.DataFrame) -> np.ndarray:
+        """Each candidate row's probability of being a logged act of ``family`` (its model must exist)."""
+        est = self.models[family]
+        return np.asarray(treepredict.predict_proba(est, _matrix(cand, self.features))[:, list(est.classes_).index(1)],
+                          dtype=np.float64)
 
 
 def fit(frames: dict[str, pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0) -> EvidenceRanker:

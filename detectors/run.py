@@ -21,7 +21,21 @@ import duckdb
 import polars as pl
 import polars.selectors as cs
 
-from detectors import allin, attribution, evrank, features, graph, learn, pairfx, pairs, partial, queue, stats, teams
+from detectors import (
+    allin,
+    attribution,
+    evrank,
+    evsupport,
+    features,
+    graph,
+    learn,
+    pairfx,
+    pairs,
+    partial,
+    queue,
+    stats,
+    teams,
+)
 from detectors.calibrate import tail_probability
 from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
 from warehouse.db import open_duckdb
@@ -46,6 +60,8 @@ class Params:
     budget_cap_per_1000_players: float | None = queue.DEFAULT_CAP_PER_1000_PLAYERS  # ... but at most this
     # many per 1,000 active players (None or 0: no cap)
     ranking: str = "model_z_team"  # model_z_team | model_z | model | calibrated | blend (ranking_score)
+    evidence_weight: float = evsupport.WEIGHT  # queue log-odds per unit of evidence support (detectors.evsupport;
+    # model_z orders only; 0: off)
     family_share_min: float = 0.1  # a flagged pair also gets a flag for each family with this share
     high_min_hu: int = 10  # a high-severity flag needs at least this many heads-up spots or squeezes
     high_min_rule: float = 2.0  # ... and its family's own behavioural contrast (rule score, z units)
@@ -256,9 +272,12 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     """Flag rows in the ``flags`` table shape for the pairs inside the budget (and rare anomalies),
     and the ranked pair frame (``rank``, ``flagged``) that ``pair_scores`` stores."""
     all_obs = sorted({c for cols in OBSERVED.values() for c in cols if c in u.columns})
-    u = attribution.with_team_context(queue.rank_and_select(_percentiles(u, all_obs), queue_budget(params), players))
-    now = datetime.now(UTC).replace(tzinfo=None)
     ranker = evrank.load(Path(params.evidence_model) if params.evidence_model else evrank.model_path(params.mode))
+    budget = queue_budget(params)
+    weight = params.evidence_weight if model is not None and params.ranking in ("model_z", "model_z_team") else 0.0
+    u, probs = evsupport.add_support(con, u, ranker, budget.size(u.height, players), weight)
+    u = attribution.with_team_context(queue.rank_and_select(_percentiles(u, all_obs), budget, players))
+    now = datetime.now(UTC).replace(tzinfo=None)
     family_model = attribution.FAMILY_MODEL_VERSION if "q_soft_play" in u.columns else None
     params_json = json.dumps(asdict(params) | {"model_version": model.version if model else None,
                                                "family_model_version": family_model,
@@ -281,13 +300,27 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                 "severity": pl.String,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
-    ev = evidence(con, flags.select("flag_key", "family", "a", "b"), ranker=ranker) if rows else {}
+    ev = _flag_evidence(con, flags.select("flag_key", "family", "a", "b"), ranker, probs) if rows else {}
     ev = _hedged_evidence(rows, ev)
     flags = flags.with_columns(
         pl.Series("evidence_hands", [ev.get(k, []) for k in flags["flag_key"]], dtype=pl.List(pl.String))
     )
     flags = pl.concat([flags, _group_flags(u.filter(pl.col("flagged")), flags, params)], how="diagonal_relaxed")
     return _finish(con, flags, params, run_id, now=now, params_json=params_json), u
+
+
+def _flag_evidence(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, ranker: evrank.EvidenceRanker | None,
+                   probs: pl.DataFrame) -> dict[str, list[str]]:
+    """Evidence lists: from the hands the evidence support already scored (``probs``) where they
+    cover the flag's pair and family, from the family queries for the rest."""
+    scored = probs.select(pl.col("family").unique()).to_series().to_list()
+    pair = [pl.min_horizontal("a", "b").alias("player_a"), pl.max_horizontal("a", "b").alias("player_b")]
+    seen = probs.select("player_a", "player_b").unique()
+    covered = flags.with_columns(pair).join(seen, on=["player_a", "player_b"], how="semi").filter(
+        pl.col("family").is_in(scored))
+    rest = flags.join(covered.select("flag_key"), on="flag_key", how="anti")
+    ev = evsupport.ranked_evidence(probs, covered)
+    return ev | (evidence(con, rest, ranker=ranker) if rest.height else {})
 
 
 def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[str]], top: int = 10) -> dict[str, list[str]]:
@@ -347,8 +380,9 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
         obs |= {"pair_score": round(float(r["score"]), 4), "model_score": round(float(r["p_pair"]), 4),
                 "rank": int(r["rank"]), "hands_together": int(r["hands_together"]), "player_keys": [a, b],
                 "family_distribution": {f: round(v, 3) for f, v in shares.items()}}
-        if "team_support" in r:
-            obs["team_support"] = round(float(r["team_support"]), 3)
+        for extra in ("team_support", "evidence_support"):
+            if extra in r:
+                obs[extra] = round(float(r[extra]), 3)
         if fam != "anomaly":
             z = float(r[f"t_{fam}"])
             obs |= {"evidence_z": round(z, 2), "honest_tail_probability": float(f"{tail_probability(z):.3g}")}
@@ -487,8 +521,8 @@ def pair_score_rows(ranked: pl.DataFrame, run_id: str) -> pl.DataFrame:
         "p_pair", "t_max", *fam_cols, "anomaly",
         pl.col("hands_together").cast(pl.Int64), pl.col("hu_confrontations").cast(pl.Int64),
         pl.col("confrontations").cast(pl.Int64),
-        (pl.col("team_support") if "team_support" in ranked.columns else pl.lit(None, pl.Float64))
-        .alias("team_support"),
+        *[(pl.col(c) if c in ranked.columns else pl.lit(None, pl.Float64)).alias(c)
+          for c in ("team_support", "evidence_support")],
     )
 
 

@@ -116,7 +116,10 @@ CREATE TABLE IF NOT EXISTS pair_scores (
     f_card_sharing DOUBLE, t_card_sharing DOUBLE, r_card_sharing DOUBLE, p_card_sharing DOUBLE,
     anomaly DOUBLE, hands_together BIGINT, hu_confrontations BIGINT, confrontations BIGINT,
     team_support DOUBLE,  -- 0..1, detectors/teams.py (NULL: a run whose order did not use it)
+    evidence_support DOUBLE,  -- 0..1, detectors/evsupport.py (0 outside the re-ordered top; NULL: before 1.10)
     PRIMARY KEY (run_id, player_a, player_b)
 );
 -- warehouses made before team support (detector 1.7.0)
 ALTER TABLE pair_scores ADD COLUMN IF NOT EXISTS team_support DOUBLE;
+-- ... and before evidence support (detector 1.10.0)
+ALTER TABLE pair_scores ADD COLUMN IF NOT EXISTS evidence_support DOUBLE;
