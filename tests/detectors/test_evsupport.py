@@ -6,8 +6,8 @@ what the evidence ranker gives from the family queries."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from itertools import combinations
-from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -20,8 +20,13 @@ from detectors.run import Params, compute, score
 simulator = pytest.importorskip("simulator.run")
 
 
+Scored = tuple[duckdb.DuckDBPyConnection, pl.DataFrame, evrank.EvidenceRanker, set[tuple[str, str]]]
+
+
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[tuple[str, str]]]:
+def scored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scored]:
+    """A simulated operator-mode room after a detector run's features and scores (the k_ tables on
+    the open connection), the shipped evidence ranker and the truth's colluding pairs."""
     from warehouse.ingest import ingest_paths
 
     base = tmp_path_factory.mktemp("evsupport")
@@ -30,24 +35,27 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[tuple[str,
     ingest_paths([base / "hh"], base / "w.duckdb", progress=False)
     truth = json.loads((base / "truth.json").read_text())
     colluders = {p for t in truth["teams"] for p in combinations(sorted(t["members"]), 2)}
-    return base / "w.duckdb", colluders
+    ranker = evrank.load(evrank.model_path("operator"))
+    assert ranker is not None
+    with duckdb.connect(str(base / "w.duckdb"), read_only=True) as con:
+        u, _ = score(compute(con, Params()), Params())
+        yield con, u, ranker, colluders
 
 
 def _name(key: str) -> str:
     return key.split(":", 1)[1]
 
 
-def test_support_reorders_only_the_top(room: tuple[Path, set[tuple[str, str]]],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    db, colluders = room
+def _top(u: pl.DataFrame, n: int) -> pl.DataFrame:
+    return u.sort("score", descending=True).head(n).select("player_a", "player_b")
+
+
+def test_support_reorders_only_the_top(scored: Scored, monkeypatch: pytest.MonkeyPatch) -> None:
+    con, u, ranker, colluders = scored
     monkeypatch.setattr(evsupport, "RERANK_MIN", 12)
-    ranker = evrank.load(evrank.model_path("operator"))
-    assert ranker is not None
-    with duckdb.connect(str(db), read_only=True) as con:
-        u, _ = score(compute(con, Params()), Params())
-        raised, probs = evsupport.add_support(con, u, ranker, budget=16)  # the top 16 pairs
-        again, probs_again = evsupport.add_support(con, u, ranker, budget=16)
-        off, none = evsupport.add_support(con, u, ranker, budget=16, weight=0.0)
+    raised, probs = evsupport.add_support(con, u, ranker, budget=16)  # the top 16 pairs
+    again, probs_again = evsupport.add_support(con, u, ranker, budget=16)
+    off, none = evsupport.add_support(con, u, ranker, budget=16, weight=0.0)
     assert raised.equals(again) and probs.sort(probs.columns).equals(probs_again.sort(probs.columns))
     assert none.is_empty() and probs.select(pl.struct("player_a", "player_b").n_unique()).item() >= 8
     assert off["score"].equals(u["score"]) and off["evidence_support"].sum() == 0
@@ -67,34 +75,25 @@ def test_support_reorders_only_the_top(room: tuple[Path, set[tuple[str, str]]],
     assert top.filter("team")["evidence_support"].mean() > 2 * top.filter(~pl.col("team"))["evidence_support"].mean()
 
 
-def test_keyed_support_equals_the_views(room: tuple[Path, set[tuple[str, str]]]) -> None:
-    db, _ = room
-    ranker = evrank.load(evrank.model_path("operator"))
-    assert ranker is not None
-    with duckdb.connect(str(db), read_only=True) as con:
-        u, _ = score(compute(con, Params()), Params())
-        pairs = u.sort("score", descending=True).head(30).select("player_a", "player_b")
-        keyed = evsupport.hand_probabilities(con, pairs, ranker, keyed=True)
-        views = evsupport.hand_probabilities(con, pairs, ranker, keyed=False)
+def test_keyed_support_equals_the_views(scored: Scored) -> None:
+    con, u, ranker, _ = scored
+    keyed = evsupport.hand_probabilities(con, _top(u, 30), ranker, keyed=True)
+    views = evsupport.hand_probabilities(con, _top(u, 30), ranker, keyed=False)
     order = ["player_a", "player_b", "family", "hand_id"]
     assert keyed.height >= 300 and keyed.sort(order).equals(views.sort(order))
     assert evsupport.support(keyed).sort("player_a", "player_b").equals(
         evsupport.support(views).sort("player_a", "player_b"))
 
 
-def test_evidence_lists_equal_the_rankers(room: tuple[Path, set[tuple[str, str]]]) -> None:
-    db, _ = room
-    ranker = evrank.load(evrank.model_path("operator"))
-    assert ranker is not None
-    with duckdb.connect(str(db), read_only=True) as con:
-        u, _ = score(compute(con, Params()), Params())
-        pairs = u.sort("score", descending=True).head(25).select("player_a", "player_b")
-        probs = evsupport.hand_probabilities(con, pairs, ranker)
-        flags = pl.concat([pairs.select(pl.concat_str(pl.lit(f), pl.lit("|"), "player_a", pl.lit("|"), "player_b")
-                                        .alias("flag_key"), pl.lit(f).alias("family"),
-                                        pl.col("player_a").alias("a"), pl.col("player_b").alias("b"))
-                           for f in FAMILIES])
-        reference = evidence(con, flags, ranker=ranker)
+def test_evidence_lists_equal_the_rankers(scored: Scored) -> None:
+    con, u, ranker, _ = scored
+    pairs = _top(u, 25)
+    probs = evsupport.hand_probabilities(con, pairs, ranker)
+    flags = pl.concat([pairs.select(pl.concat_str(pl.lit(f), pl.lit("|"), "player_a", pl.lit("|"), "player_b")
+                                    .alias("flag_key"), pl.lit(f).alias("family"),
+                                    pl.col("player_a").alias("a"), pl.col("player_b").alias("b"))
+                       for f in FAMILIES])
+    reference = evidence(con, flags, ranker=ranker)
     ours = evsupport.ranked_evidence(probs, flags)
     assert sum(len(h) for h in ours.values()) >= 200  # real lists, not two empties
     assert {k: h for k, h in reference.items() if h} == ours
