@@ -32,16 +32,20 @@ RERANK_MIN = 200
 WEIGHT = 10.0
 #: pseudo-hands of probability 0 in each family's mean
 SHRINK = 5.0
+#: families whose victim is a third player at the table: a hand dealt to two players only (a heads-up
+#: match) is no support for them (two bots playing only each other showed "card sharing" support 0.74)
+NEEDS_A_THIRD = ("soft_play", "squeeze", "card_sharing")
 
 _EMPTY = {"player_a": pl.String, "player_b": pl.String, "family": pl.String, "hand_id": pl.String,
-          "s": pl.Float64, "p": pl.Float64}
+          "s": pl.Float64, "p": pl.Float64, "n_dealt": pl.Int64}
 
 
 def hand_probabilities(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame, ranker: EvidenceRanker,
                        keyed: bool | None = None) -> pl.DataFrame:
-    """(player_a, player_b, family, hand_id, s, p): every candidate hand of each row of ``pairs``
-    (player_a < player_b) in each family the ranker has a model for, with the family query's own
-    score ``s`` and the ranker's probability ``p`` that it is a collusive act of that family."""
+    """(player_a, player_b, family, hand_id, s, p, n_dealt): every candidate hand of each row of
+    ``pairs`` (player_a < player_b) in each family the ranker has a model for, with the family query's
+    own score ``s``, the ranker's probability ``p`` that it is a collusive act of that family and the
+    players dealt in."""
     keyed = is_keyed(con) if keyed is None else keyed
     queries = KEYED_EVIDENCE_SQL if keyed else EVIDENCE_SQL
     part = pairs.select(pl.concat_str("player_a", pl.lit("|"), "player_b").alias("flag_key"),
@@ -54,16 +58,19 @@ def hand_probabilities(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame, rank
             cand = candidates(con, queries[family], keyed)
         if cand.is_empty():
             continue
-        out.append(cand.select("flag_key", "hand_id", pl.col("s").cast(pl.Float64)).with_columns(
+        out.append(cand.select("flag_key", "hand_id", pl.col("s").cast(pl.Float64),
+                               pl.col("n_dealt").cast(pl.Int64)).with_columns(
             pl.lit(family).alias("family"), pl.Series("p", ranker.probabilities(family, cand)),
         ).join(part, on="flag_key").select(pl.col("a").alias("player_a"), pl.col("b").alias("player_b"),
-                                           "family", "hand_id", "s", "p"))
+                                           "family", "hand_id", "s", "p", "n_dealt"))
     return pl.concat(out)
 
 
 def support(probs: pl.DataFrame) -> pl.DataFrame:
-    """(player_a, player_b, evidence_support): the best family's shrunk mean probability."""
-    by_family = probs.group_by("player_a", "player_b", "family").agg(
+    """(player_a, player_b, evidence_support): the best family's shrunk mean probability (hands dealt
+    to two players only count for chip dumping alone)."""
+    counted = probs.filter(~pl.col("family").is_in(NEEDS_A_THIRD) | (pl.col("n_dealt") >= 3))
+    by_family = counted.group_by("player_a", "player_b", "family").agg(
         (pl.col("p").sum() / (pl.len() + SHRINK)).round(9).alias("evidence_support"))
     return by_family.group_by("player_a", "player_b").agg(pl.col("evidence_support").max())
 
