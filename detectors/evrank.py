@@ -158,17 +158,22 @@ class EvidenceRanker:
         cand = candidates(con, sql, keyed)
         if cand.is_empty():
             return []
-        p = self.probabilities(family, cand)
-        ranked = cand.select("flag_key", "hand_id", "s").with_columns(pl.Series("m", p)).sort(
-            ["flag_key", "m", "s", "hand_id"], descending=[False, True, True, False]
-        ).group_by("flag_key", maintain_order=True).agg(pl.col("hand_id").head(top))
-        return [(k, list(h)) for k, h in ranked.iter_rows()]
+        return best_hands(cand.select("flag_key", "hand_id", "s").with_columns(
+            pl.Series("m", self.probabilities(family, cand))), top)
 
     def probabilities(self, family: str, cand: pl.DataFrame) -> np.ndarray:
         """Each candidate row's probability of being a logged act of ``family`` (its model must exist)."""
         est = self.models[family]
         return np.asarray(treepredict.predict_proba(est, _matrix(cand, self.features))[:, list(est.classes_).index(1)],
                           dtype=np.float64)
+
+
+def best_hands(scored: pl.DataFrame, top: int) -> list[tuple[str, list[str]]]:
+    """(flag_key, the ``top`` hand ids) from rows (flag_key, hand_id, s, m): the ranker's
+    probability ``m`` first, then the family query's own score ``s``, then the hand id."""
+    ranked = scored.sort(["flag_key", "m", "s", "hand_id"], descending=[False, True, True, False]).group_by(
+        "flag_key", maintain_order=True).agg(pl.col("hand_id").head(top))
+    return [(k, list(h)) for k, h in ranked.iter_rows()]
 
 
 def fit(frames: dict[str, pl.DataFrame], mode: str, trained_on: dict[str, Any], seed: int = 0) -> EvidenceRanker:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from detectors.evrank import EvidenceRanker, candidates
+from detectors.evrank import EvidenceRanker, best_hands, candidates
 from detectors.families import EVIDENCE_SQL, FAMILIES, KEYED_EVIDENCE_SQL, is_keyed, registered_pairs
 
 #: the queue's top this many pairs at least is re-ordered (and the whole flag budget when larger)
@@ -77,14 +77,12 @@ def support(probs: pl.DataFrame) -> pl.DataFrame:
 
 def ranked_evidence(probs: pl.DataFrame, flags: pl.DataFrame, top: int = 10) -> dict[str, list[str]]:
     """Evidence hand ids per flag_key for ``flags`` (flag_key, family, a, b) whose pair and family
-    ``probs`` covers: most probable first, then the query's score, then the hand id (the order of
-    ``EvidenceRanker.rank``)."""
+    ``probs`` covers, in the evidence ranker's order (``evrank.best_hands``)."""
     keys = flags.select("flag_key", "family", pl.min_horizontal("a", "b").alias("player_a"),
                         pl.max_horizontal("a", "b").alias("player_b"))
-    ranked = probs.join(keys, on=["player_a", "player_b", "family"]).sort(
-        ["flag_key", "p", "s", "hand_id"], descending=[False, True, True, False]
-    ).group_by("flag_key", maintain_order=True).agg(pl.col("hand_id").head(top))
-    return {k: list(h) for k, h in ranked.iter_rows()}
+    scored = probs.join(keys, on=["player_a", "player_b", "family"]).select(
+        "flag_key", "hand_id", "s", pl.col("p").alias("m"))
+    return dict(best_hands(scored, top))
 
 
 def _ordered(first: str, second: str) -> list[pl.Expr]:
