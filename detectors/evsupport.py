@@ -8,7 +8,8 @@ those per-hand probabilities, shrunk towards 0 by ``SHRINK`` pseudo-hands (a pai
 candidates proves less than one with thirty), and the queue order gains ``WEIGHT`` log-odds per
 unit. Pairs outside that top keep their order below it (the support only adds), so the flags still
 come from the model's order first, and the same per-hand probabilities then give the flags' evidence
-lists (``ranked_evidence``: what ``EvidenceRanker.rank`` returns, without scoring the hands twice).
+lists (``ranked_evidence``: what ``EvidenceRanker.rank`` returns, without scoring the hands twice;
+a pair's leading flag pools every family's hands, ``pooled_evidence``).
 
 Chosen on dev rooms (every scored pair ranked, PairAP, operator / player): the first generator's
 seeds 31-33 and indie's seeds 21-22 (both fitted on) 0.867 / 0.849 -> 0.881 / 0.856 and
@@ -32,6 +33,9 @@ RERANK_MIN = 200
 WEIGHT = 10.0
 #: pseudo-hands of probability 0 in each family's mean
 SHRINK = 5.0
+#: how much the attribution weighs in a pair's leading evidence list: a hand counts its probability
+#: of a collusive act of a family times the pair's share of that family to this power
+SHARE_POWER = 0.5
 #: families whose victim is a third player at the table: a hand dealt to two players only (a heads-up
 #: match) is no support for them (two bots playing only each other showed "card sharing" support 0.74)
 NEEDS_A_THIRD = ("soft_play", "squeeze", "card_sharing")
@@ -82,6 +86,24 @@ def ranked_evidence(probs: pl.DataFrame, flags: pl.DataFrame, top: int = 10) -> 
                         pl.max_horizontal("a", "b").alias("player_b"))
     scored = probs.join(keys, on=["player_a", "player_b", "family"]).select(
         "flag_key", "hand_id", "s", pl.col("p").alias("m"))
+    return dict(best_hands(scored, top))
+
+
+def pooled_evidence(probs: pl.DataFrame, leads: pl.DataFrame, top: int = 10) -> dict[str, list[str]]:
+    """Evidence hand ids for each pair's leading flag, pooled over every family: a hand ranks by its
+    best family's probability times the square root of the pair's share of that family.
+
+    ``leads``: (flag_key, player_a, player_b, f_<family>...). Why pooled: the leading family is
+    often wrong on rooms the models never saw, and a list drawn from one family then shows a reviewer
+    the wrong mechanism's hands. Against lists split between the attributed families in proportion
+    to their shares, this raised the true teams' EvidenceMAP@5 on every dev generator (see the note
+    on ``SHARE_POWER``'s choice in the README)."""
+    shares = leads.select("flag_key", *_ordered("player_a", "player_b"), *[
+        pl.col(f"f_{f}").cast(pl.Float64).clip(0.0, 1.0).alias(f) for f in FAMILIES]).unpivot(
+        index=["flag_key", "player_a", "player_b"], variable_name="family", value_name="share")
+    scored = probs.join(shares.filter(pl.col("share") > 0), on=["player_a", "player_b", "family"]).group_by(
+        "flag_key", "hand_id").agg(
+        (pl.col("p") * pl.col("share").pow(SHARE_POWER)).max().alias("m"), pl.col("s").max())
     return dict(best_hands(scored, top))
 
 

@@ -301,7 +301,7 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
     ev = _flag_evidence(con, flags.select("flag_key", "family", "a", "b"), ranker, probs) if rows else {}
-    ev = _hedged_evidence(rows, ev)
+    ev = _hedged_evidence(rows, ev) | evsupport.pooled_evidence(probs, _leading_flags(flagged))
     flags = flags.with_columns(
         pl.Series("evidence_hands", [ev.get(k, []) for k in flags["flag_key"]], dtype=pl.List(pl.String))
     )
@@ -323,11 +323,18 @@ def _flag_evidence(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, ranker: 
     return ev | (evidence(con, rest, ranker=ranker) if rest.height else {})
 
 
+def _leading_flags(flagged: pl.DataFrame) -> pl.DataFrame:
+    """(flag_key, player_a, player_b, f_<family>...) of each flagged pair's leading flag."""
+    key = pl.concat_str("family", pl.lit("|"), "player_a", pl.lit("|"), "player_b").alias("flag_key")
+    return flagged.select(key, "player_a", "player_b", *[f"f_{f}" for f in FAMILIES])
+
+
 def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[str]], top: int = 10) -> dict[str, list[str]]:
     """A pair's leading flag lists evidence from every family it is attributed to, in proportion
     to the attribution (the leading family first): when the label is uncertain, the hands a
     reviewer opens first still show whichever mechanism is at work. Secondary family flags keep
-    their own family's hands."""
+    their own family's hands. Where the evidence support scored the pair's hands, its pooled list
+    (``evsupport.pooled_evidence``) replaces this one."""
     by_pair: dict[tuple[str, str], list[tuple[float, str]]] = {}
     for r in rows:
         if r["family"] != "anomaly":

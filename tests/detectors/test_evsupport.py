@@ -1,13 +1,16 @@
 """Evidence support (``detectors.evsupport``) on a simulated warehouse: it only re-orders the top of
 the queue, never a pair below it; colluding pairs get more of it than honest ones; the keyed and
-string paths agree; a second run gives the same numbers; and the evidence lists it hands on equal
-what the evidence ranker gives from the family queries."""
+string paths agree; a second run gives the same numbers; the evidence lists it hands on equal
+what the evidence ranker gives from the family queries; and a pair's leading flag lists its hands
+pooled over every family, weighed by the attribution."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from itertools import combinations
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -15,7 +18,7 @@ import pytest
 
 from detectors import evrank, evsupport
 from detectors.families import FAMILIES, evidence
-from detectors.run import Params, compute, score
+from detectors.run import Params, compute, detect, score
 
 simulator = pytest.importorskip("simulator.run")
 
@@ -97,3 +100,82 @@ def test_evidence_lists_equal_the_rankers(scored: Scored) -> None:
     ours = evsupport.ranked_evidence(probs, flags)
     assert sum(len(h) for h in ours.values()) >= 200  # real lists, not two empties
     assert {k: h for k, h in reference.items() if h} == ours
+
+
+def _reference_pooled(probs: pl.DataFrame, shares: dict[tuple[str, str], dict[str, float]],
+                      top: int = 10) -> dict[tuple[str, str], list[str]]:
+    """The pooled order written out hand by hand: best family's p * sqrt(share), then s, then id."""
+    best: dict[tuple[str, str], dict[str, tuple[float, float]]] = {}
+    for r in probs.iter_rows(named=True):
+        share = shares[(r["player_a"], r["player_b"])][r["family"]]
+        if share <= 0:
+            continue
+        hands = best.setdefault((r["player_a"], r["player_b"]), {})
+        m, s = hands.get(r["hand_id"], (float("-inf"), float("-inf")))
+        hands[r["hand_id"]] = (max(m, r["p"] * share ** 0.5), max(s, r["s"]))
+    return {pair: [h for h, _ in sorted(hands.items(), key=lambda x: (-x[1][0], -x[1][1], x[0]))[:top]]
+            for pair, hands in best.items()}
+
+
+def test_pooled_evidence_weighs_every_family_by_its_share(scored: Scored) -> None:
+    con, u, ranker, _ = scored
+    pairs = _top(u, 20)
+    probs = evsupport.hand_probabilities(con, pairs, ranker)
+    rows = list(pairs.iter_rows())
+    # a different attribution per pair: one family alone, an even split, and skewed mixes
+    patterns = [(1.0, 0.0, 0.0, 0.0), (0.25, 0.25, 0.25, 0.25), (0.1, 0.6, 0.3, 0.0), (0.0, 0.2, 0.05, 0.75)]
+    shares = {(a, b): dict(zip(FAMILIES, patterns[i % len(patterns)], strict=True)) for i, (a, b) in enumerate(rows)}
+    leads = pl.DataFrame([{"flag_key": f"lead|{a}|{b}", "player_a": b, "player_b": a,  # either order of the pair
+                           **{f"f_{f}": v for f, v in shares[(a, b)].items()}} for a, b in rows])
+    ours = evsupport.pooled_evidence(probs, leads)
+    expected = _reference_pooled(probs, shares)
+    assert sum(len(h) for h in ours.values()) >= 150
+    assert ours == {f"lead|{a}|{b}": hands for (a, b), hands in expected.items()}
+    # whole lists: a family the pair has no share of lends it no hand, even at the end
+    assert evsupport.pooled_evidence(probs, leads, top=10_000) == {
+        f"lead|{a}|{b}": hands for (a, b), hands in _reference_pooled(probs, shares, top=10_000).items()}
+    # one family alone gives exactly that family's own evidence list
+    alone = [(a, b) for i, (a, b) in enumerate(rows) if i % len(patterns) == 0]
+    own = evsupport.ranked_evidence(probs, pl.DataFrame(
+        {"flag_key": [f"lead|{a}|{b}" for a, b in alone], "family": FAMILIES[0],
+         "a": [a for a, _ in alone], "b": [b for _, b in alone]}))
+    assert own and all(ours[k] == h for k, h in own.items())
+
+
+def test_leading_flags_list_the_pooled_evidence(scored: Scored, tmp_path: Path) -> None:
+    """Through a whole detector run: each pair's leading flag lists its pooled evidence, and a
+    secondary family flag keeps its own family's hands."""
+    con, u, ranker, _ = scored
+    source = con.execute("SELECT path FROM duckdb_databases() WHERE NOT internal AND path IS NOT NULL").fetchone()
+    assert source is not None
+    db = tmp_path / "w.duckdb"
+    shutil.copy(source[0], db)
+    detect(db, Params())
+    with duckdb.connect(str(db), read_only=True) as run:
+        flags = run.execute("""SELECT family, score, evidence_hands, observed FROM flags
+                               WHERE len(players) = 2 AND family <> 'anomaly'""").pl()
+    obs = [json.loads(o) for o in flags["observed"]]
+    flags = flags.with_columns(
+        pl.Series("a", [min(o["player_keys"]) for o in obs]), pl.Series("b", [max(o["player_keys"]) for o in obs]),
+        pl.Series("shares", [json.dumps(o["family_distribution"]) for o in obs]))
+    leading = flags.sort("score", descending=True).unique(["a", "b"], keep="first", maintain_order=True)
+    assert leading.height >= 5 and flags.height > leading.height  # some pairs carry a second family's flag
+    # the hands the run scored: its re-ordered top (card sharing reads triangles among those pairs)
+    top = u.sort(["score", "player_a", "player_b"], descending=[True, False, False]).head(evsupport.RERANK_MIN)
+    probs = evsupport.hand_probabilities(con, top.select(
+        pl.min_horizontal("player_a", "player_b").alias("player_a"),
+        pl.max_horizontal("player_a", "player_b").alias("player_b")), ranker)
+    leads = leading.select(pl.concat_str("a", pl.lit("|"), "b").alias("flag_key"),
+                           pl.col("a").alias("player_a"), pl.col("b").alias("player_b"), "shares")
+    leads = leads.with_columns([pl.col("shares").str.json_path_match(f"$.{f}").cast(pl.Float64).alias(f"f_{f}")
+                                for f in FAMILIES])
+    pooled = evsupport.pooled_evidence(probs, leads)
+    assert len(pooled) == leading.height
+    stored = {f"{a}|{b}": list(h) for a, b, h in leading.select("a", "b", "evidence_hands").iter_rows()}
+    # the stored shares are rounded to 3 decimals, so a near tie could swap two neighbours
+    assert sum(stored[k] == h for k, h in pooled.items()) >= 0.9 * len(pooled)
+    second = flags.join(leading.select("a", "b", "family"), on=["a", "b", "family"], how="anti").head(10)
+    own = evsupport.ranked_evidence(probs, second.select(
+        pl.concat_str("family", pl.lit("|"), "a", pl.lit("|"), "b").alias("flag_key"), "family", "a", "b"))
+    assert second.height and all(own[f"{f}|{a}|{b}"] == list(h) for f, a, b, h in
+                                 second.select("family", "a", "b", "evidence_hands").iter_rows())
