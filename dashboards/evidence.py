@@ -44,6 +44,7 @@ from dashboards.observed import observed_facts, observed_metrics, split_citation
 from dashboards.pdf import PdfDocument
 from dashboards.replay import HandReplay, money, replay_lines, steps_frame
 from dashboards.review_store import ReviewStore, finding_key
+from dashboards.why import evidence_with_families
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 BUNDLE_VERSION = "floorman-evidence/2"
@@ -383,9 +384,10 @@ def member_rows(ev: CaseEvidence) -> list[list[str]]:
 
 
 def supports(ev: CaseEvidence, hand_id: str) -> str:
-    """Which of the case's flags an evidence hand supports, for its heading."""
-    fam = {str(m["flag_id"]): str(m["family"]) for m in ev.members}
-    return "; ".join(f"{x} ({fam.get(x, '?')})" for x in ev.evidence_of.get(hand_id, []))
+    """Which of the case's flags an evidence hand supports, each with the family it was picked for
+    there (a pair's lead flag pools every family's hands), for its heading."""
+    picked = {str(m["flag_id"]): dict(evidence_with_families(m)) for m in ev.members}
+    return "; ".join(f"{x} ({picked.get(x, {}).get(hand_id, '?')})" for x in ev.evidence_of.get(hand_id, []))
 
 
 def _hand_encodings(ev: CaseEvidence) -> dict[str, str | None]:

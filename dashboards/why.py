@@ -16,7 +16,7 @@ are listed after the consistent ones and marked, never silently first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,6 +217,16 @@ def why_hand(family: str, players: Sequence[str], rows: dict[str, pl.DataFrame],
     if not consistent:
         line = "against the case's direction: " + line
     return Why(hand_id, line, flow, consistent)
+
+
+def evidence_with_families(flag: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A flag's evidence hands, each with the family it was picked for: a pair's leading flag pools
+    every family's hands (detectors 1.11), so a hand's line must explain its own mechanism. Flags
+    from before 1.11 name no family per hand, and the flag's own stands in."""
+    fams = list(flag.get("evidence_families") or [])
+    own = str(flag["family"])
+    return [(str(h), str(fams[i]) if i < len(fams) and fams[i] else own)
+            for i, h in enumerate(flag.get("evidence_hands") or [])]
 
 
 def case_direction(flow: dict[tuple[str, str], int], players: Sequence[str]) -> tuple[str, str] | None:

@@ -89,22 +89,25 @@ def ranked_evidence(probs: pl.DataFrame, flags: pl.DataFrame, top: int = 10) -> 
     return dict(best_hands(scored, top))
 
 
-def pooled_evidence(probs: pl.DataFrame, leads: pl.DataFrame, top: int = 10) -> dict[str, list[str]]:
-    """Evidence hand ids for each pair's leading flag, pooled over every family: a hand ranks by its
-    best family's probability times the square root of the pair's share of that family.
+def pooled_evidence(probs: pl.DataFrame, leads: pl.DataFrame, top: int = 10) -> dict[str, list[tuple[str, str]]]:
+    """Evidence (hand id, family it was picked for) for each pair's leading flag, pooled over every
+    family: a hand ranks by its best family's probability times the square root of the pair's share
+    of that family, and is shown as that family's act.
 
     ``leads``: (flag_key, player_a, player_b, f_<family>...). Why pooled: the leading family is
     often wrong on rooms the models never saw, and a list drawn from one family then shows a reviewer
     the wrong mechanism's hands. Against lists split between the attributed families in proportion
-    to their shares, this raised the true teams' EvidenceMAP@5 on every dev generator (see the note
-    on ``SHARE_POWER``'s choice in the README)."""
+    to their shares, this raised the true teams' EvidenceMAP@5 on every dev generator (README,
+    "Evidence pooled over the families")."""
     shares = leads.select("flag_key", *_ordered("player_a", "player_b"), *[
         pl.col(f"f_{f}").cast(pl.Float64).clip(0.0, 1.0).alias(f) for f in FAMILIES]).unpivot(
         index=["flag_key", "player_a", "player_b"], variable_name="family", value_name="share")
-    scored = probs.join(shares.filter(pl.col("share") > 0), on=["player_a", "player_b", "family"]).group_by(
-        "flag_key", "hand_id").agg(
-        (pl.col("p") * pl.col("share").pow(SHARE_POWER)).max().alias("m"), pl.col("s").max())
-    return dict(best_hands(scored, top))
+    weighed = probs.join(shares.filter(pl.col("share") > 0), on=["player_a", "player_b", "family"]).with_columns(
+        (pl.col("p") * pl.col("share").pow(SHARE_POWER)).alias("m"))
+    scored = weighed.sort(["m", "family"], descending=[True, False]).group_by("flag_key", "hand_id").agg(
+        pl.col("m").first(), pl.col("s").max(), pl.col("family").first())
+    family = dict(zip(zip(scored["flag_key"], scored["hand_id"], strict=True), scored["family"], strict=True))
+    return {k: [(h, family[(k, h)]) for h in hands] for k, hands in best_hands(scored, top)}
 
 
 def _ordered(first: str, second: str) -> list[pl.Expr]:

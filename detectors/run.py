@@ -301,10 +301,9 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
     ev = _flag_evidence(con, flags.select("flag_key", "family", "a", "b"), ranker, probs) if rows else {}
-    ev = _hedged_evidence(rows, ev) | evsupport.pooled_evidence(probs, _leading_flags(flagged))
-    flags = flags.with_columns(
-        pl.Series("evidence_hands", [ev.get(k, []) for k in flags["flag_key"]], dtype=pl.List(pl.String))
-    )
+    tagged = {k: [(h, k.split("|", 1)[0]) for h in hands] for k, hands in ev.items()}
+    tagged = _hedged_evidence(rows, tagged) | evsupport.pooled_evidence(probs, _leading_flags(flagged))
+    flags = flags.with_columns(*_evidence_columns([tagged.get(k, []) for k in flags["flag_key"]]))
     flags = pl.concat([flags, _group_flags(u.filter(pl.col("flagged")), flags, params)], how="diagonal_relaxed")
     return _finish(con, flags, params, run_id, now=now, params_json=params_json), u
 
@@ -329,7 +328,18 @@ def _leading_flags(flagged: pl.DataFrame) -> pl.DataFrame:
     return flagged.select(key, "player_a", "player_b", *[f"f_{f}" for f in FAMILIES])
 
 
-def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[str]], top: int = 10) -> dict[str, list[str]]:
+#: an evidence hand and the family it was picked for (the mechanism its "why this hand" line explains)
+Tagged = tuple[str, str]
+
+
+def _evidence_columns(lists: list[list[Tagged]]) -> list[pl.Series]:
+    """``evidence_hands`` and, in step, ``evidence_families``."""
+    return [pl.Series("evidence_hands", [[h for h, _ in t] for t in lists], dtype=pl.List(pl.String)),
+            pl.Series("evidence_families", [[f for _, f in t] for t in lists], dtype=pl.List(pl.String))]
+
+
+def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[Tagged]], top: int = 10
+                     ) -> dict[str, list[Tagged]]:
     """A pair's leading flag lists evidence from every family it is attributed to, in proportion
     to the attribution (the leading family first): when the label is uncertain, the hands a
     reviewer opens first still show whichever mechanism is at work. Secondary family flags keep
@@ -346,14 +356,14 @@ def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[str]], top: 
         fams.sort(key=lambda x: (-x[0], x[1]))
         lists = [list(ev.get(k, [])) for _, k in fams]
         taken = [0] * len(fams)
-        merged: list[str] = []
+        merged: list[Tagged] = []
         while len(merged) < top and any(taken[i] < len(lists[i]) for i in range(len(fams))):
             # D'Hondt: the next slot goes to the family with the most share per slot already given
             i = max((i for i in range(len(fams)) if taken[i] < len(lists[i])),
                     key=lambda i: fams[i][0] / (1 + taken[i]))
             hand = lists[i][taken[i]]
             taken[i] += 1
-            if hand not in merged:
+            if all(hand[0] != h for h, _ in merged):
                 merged.append(hand)
         out[fams[0][1]] = merged
     return out
@@ -411,7 +421,8 @@ def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.Dat
     """Rings (3+ players, every pair suspicious) and dumping funnels from the graph stage."""
     rows: list[dict[str, Any]] = []
     best = u.select(pl.col("player_a").alias("a"), pl.col("player_b").alias("b"), "score")
-    ev_by_pair = {(r["a"], r["b"]): r["evidence_hands"] for r in flags.sort("score").iter_rows(named=True)}
+    ev_by_pair = {(r["a"], r["b"]): list(zip(r["evidence_hands"], r["evidence_families"], strict=True))
+                  for r in flags.sort("score").iter_rows(named=True)}
     sev_by_pair: dict[tuple[str, str], int] = {}
     for r in flags.iter_rows(named=True):
         key = (min(r["a"], r["b"]), max(r["a"], r["b"]))
@@ -424,16 +435,19 @@ def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.Dat
         groups += [(fam, m, s) for m, s in graph.family_teams(edges, params.team_edge)]
     for fam, members, s in groups:
         pair_lists = [ev_by_pair.get((x, y), []) for i, x in enumerate(members) for y in members[i + 1 :]]
-        merged: list[str] = []
+        merged: list[Tagged] = []
         for k in range(max((len(p) for p in pair_lists), default=0)):
-            merged += [p[k] for p in pair_lists if k < len(p) and p[k] not in merged]
+            for p in pair_lists:
+                if k < len(p) and all(p[k][0] != h for h, _ in merged):
+                    merged.append(p[k])
         text = TEXT["collusion_ring" if fam == "collusion_ring" else fam]
         shown = [plain_name(m) for m in members]
         first, rest = shown[0], ", ".join(shown[1:])
         rows.append({
             "flag_key": f"{fam}|{'|'.join(members)}", "family": fam, "players": shown, "keys": members,
             "score": round(s, 6),
-            "severity": _group_severity(members, sev_by_pair), "evidence_hands": merged[:10],
+            "severity": _group_severity(members, sev_by_pair),
+            "evidence_hands": [h for h, _ in merged[:10]], "evidence_families": [f for _, f in merged[:10]],
             "explanation": text.explanation.format(players=", ".join(shown), a=first, b=rest),
             "observed": json.dumps({"members": shown, "player_keys": members, "weakest_pair_score": round(s, 4)}),
             "benign_explanation": text.benign.format(a=first, b=rest),
@@ -534,8 +548,8 @@ def pair_score_rows(ranked: pl.DataFrame, run_id: str) -> pl.DataFrame:
 
 
 FLAG_COLUMNS = ["flag_id", "run_id", "family", "players", "score", "severity", "mode", "explanation",
-                "evidence_hands", "observed", "benign_explanation", "overturn", "detector_version", "params",
-                "created_at", "first_hand_at", "last_hand_at"]
+                "evidence_hands", "evidence_families", "observed", "benign_explanation", "overturn",
+                "detector_version", "params", "created_at", "first_hand_at", "last_hand_at"]
 
 
 def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyConnection | None = None,

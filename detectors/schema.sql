@@ -99,6 +99,7 @@ CREATE TABLE IF NOT EXISTS flags (
     created_at         TIMESTAMP NOT NULL,
     first_hand_at      TIMESTAMP,
     last_hand_at       TIMESTAMP,
+    evidence_families  VARCHAR[],           -- in step with evidence_hands: the family each was picked for (NULL before 1.11)
     PRIMARY KEY (run_id, flag_id)
 );
 
@@ -123,3 +124,5 @@ CREATE TABLE IF NOT EXISTS pair_scores (
 ALTER TABLE pair_scores ADD COLUMN IF NOT EXISTS team_support DOUBLE;
 -- ... and before evidence support (detector 1.10.0)
 ALTER TABLE pair_scores ADD COLUMN IF NOT EXISTS evidence_support DOUBLE;
+-- flags made before each evidence hand named its family (detector 1.11.0)
+ALTER TABLE flags ADD COLUMN IF NOT EXISTS evidence_families VARCHAR[];

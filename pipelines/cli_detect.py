@@ -12,7 +12,7 @@ from typing import Any
 from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
 
 FLAG_FIELDS = ["flag_id", "run_id", "family", "players", "score", "severity", "mode", "evidence_hands",
-               "explanation", "observed", "benign_explanation", "overturn", "detector_version",
+               "evidence_families", "explanation", "observed", "benign_explanation", "overturn", "detector_version",
                "created_at", "first_hand_at", "last_hand_at"]
 
 
@@ -54,8 +54,12 @@ def _flag_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
             order = {"low": 0, "medium": 1, "high": 2}
             where.append("CASE severity WHEN 'low' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END >= "
                          f"{order[args.min_severity]}")
+        # a warehouse whose last detector run predates a field (evidence_families: 1.11) reads it as null
+        have = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns "
+                                          "WHERE table_name = 'flags'").fetchall()}
+        fields = [f if f in have else f"NULL AS {f}" for f in FLAG_FIELDS]
         cur = con.execute(
-            f"SELECT {', '.join(FLAG_FIELDS)} FROM flags WHERE {' AND '.join(where)} ORDER BY score DESC", params
+            f"SELECT {', '.join(fields)} FROM flags WHERE {' AND '.join(where)} ORDER BY score DESC", params
         )
         cols = [d[0] for d in cur.description]
         return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]

@@ -10,7 +10,7 @@ from dashboards.charts import flow_chart, percentile_chart, timeline_chart
 from dashboards.observed import observed_facts, observed_metrics
 from dashboards.replay import money
 from dashboards.review_store import DECISIONS, PermissionDenied, ReviewStore, User
-from dashboards.why import case_direction, directed_explanation, ordered, why_hand
+from dashboards.why import case_direction, directed_explanation, evidence_with_families, ordered, why_hand
 
 #: evidence hands listed on the page (the lead flag's first; each costs a located read of four tables)
 EVIDENCE_SHOWN = 10
@@ -154,13 +154,17 @@ else:
     st.caption("The detector recorded no population metrics for this flag.")
 
 st.subheader("Evidence hands (ranked)")
-# the lead flag's evidence first, then the other flags' hands not yet listed, each with its flag
+# the lead flag's evidence first, then the other flags' hands not yet listed, each with its flag and
+# the family it was picked for (a pair's lead flag pools every family's hands; before detectors
+# 1.11 a flag did not record it, and its own family stands in)
 ev_of: dict[str, dict[str, object]] = {}
+fam_picked: dict[str, str] = {}
 for m in [f, *(m for m in members if m["flag_id"] != f["flag_id"])]:
-    for h in m.get("evidence_hands") or []:
-        ev_of.setdefault(h, m)
+    for h, fam in evidence_with_families(m):
+        if h not in ev_of:
+            ev_of[h], fam_picked[h] = m, fam
 ev = list(ev_of)[:EVIDENCE_SHOWN]
-needs_cards = any(m["family"] == "card_sharing" for m in members)  # only its line shows hole cards
+needs_cards = any(fam_picked[h] == "card_sharing" for h in ev)  # only its line shows hole cards
 rows = ui.hand_rows(str(db), tuple(ev), ("hands", "actions", "awards", *(("hole_cards",) if needs_cards else ()),
                                          "violations"))
 hands = rows["hands"]
@@ -177,8 +181,8 @@ if not hands.is_empty():
         def fmt_hand(v: int, r: dict[str, object] = refs[h]) -> str:
             return money(int(v), r)
 
-        whys.append((why_hand(str(m["family"]), mp, rows, h, fmt_hand,
-                              direction if mp[:2] == flag_players[:2] else None), str(m["family"])))
+        whys.append((why_hand(fam_picked[h], mp, rows, h, fmt_hand,
+                              direction if mp[:2] == flag_players[:2] else None), fam_picked[h]))
     order = ordered([w for w, _ in whys])
     fam_of = {w.hand_id: fam for w, fam in whys}
     n_find = dict(viol.group_by("hand_id").len().iter_rows()) if viol is not None and not viol.is_empty() else {}

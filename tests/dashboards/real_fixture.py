@@ -47,7 +47,7 @@ def build_real_warehouse(db_path: Path) -> tuple[Path, dict[str, Path]]:
             "INSERT INTO flags VALUES (?, 'run-real', 'squeeze', ?, 0.8, 'high', 'operator', ?, ?, ?,"
             " 'A straddled pot: the re-raise may be a plain value raise.', 'The same line against others.',"
             " 'squeeze-0.2.0', ?, TIMESTAMP '2026-11-29 03:10:00', TIMESTAMP '2019-01-03 11:48:00',"
-            " TIMESTAMP '2019-01-03 11:48:00')",
+            " TIMESTAMP '2019-01-03 11:48:00', NULL)",  # NULL: no family per hand (flags before 1.11)
             [CASE, list(NAMES), f"{NAMES[1]} re-raises 赤兔丶's open while {NAMES[0]} folds the small blind.",
              [PM_HAND, FT_HAND], json.dumps({"pair_score": 0.8, "hands_together": 1}), json.dumps(PARAMS)],
         )

@@ -245,6 +245,38 @@ def test_why_this_hand_lines_and_direction(env: Path) -> None:
     assert list(ev["findings"]) == [1, 0, 1]  # the house decision in 1002, RAISE.MIN in 1003
 
 
+def test_each_evidence_hand_is_explained_by_the_family_it_was_picked_for(
+        env: Path, snapshot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pair's lead flag pools every family's hands (detectors 1.11): the case page's family column
+    and the export's headings follow each hand's own family; flags from before name none per hand."""
+    import shutil
+
+    from dashboards import evidence
+    from dashboards.why import evidence_with_families
+
+    assert evidence_with_families({"family": "soft_play", "evidence_hands": ["h1", "h2"]}) == [
+        ("h1", "soft_play"), ("h2", "soft_play")]
+    assert evidence_with_families({"family": "card_sharing", "evidence_hands": ["h1", "h2"],
+                                   "evidence_families": ["squeeze", "card_sharing"]}) == [
+        ("h1", "squeeze"), ("h2", "card_sharing")]
+    db = tmp_path / "snap-families.duckdb"
+    shutil.copy(snapshot, db)
+    with duckdb.connect(str(db)) as con:
+        con.execute("UPDATE flags SET evidence_families = ['chip_dumping', 'soft_play'] WHERE flag_id = 'F-chip-001'")
+    monkeypatch.setenv("FLOORMAN_DB", str(db))
+    at = app_as("viewer", "case")
+    assert not at.exception
+    ev = next(d.value for d in at.dataframe if "why this hand" in d.value.columns)
+    # 1003's money went against the chip-dumping direction, but as a soft-play hand it is not judged
+    # by that direction, so it is no longer sent to the end of the list
+    assert list(ev["hand"]) == [f"hand?hand=pokerstars:{n}&case=F-chip-001" for n in (1002, 1003, 1001)]
+    assert list(ev["family"]) == ["chip_dumping", "soft_play", "collusion_ring"]
+    assert not ev["why this hand"].iloc[1].startswith("against the case's direction")
+    case = evidence.collect(db, "F-chip-001", None)
+    assert evidence.supports(case, "pokerstars:1003") == "F-chip-001 (soft_play)"
+    assert evidence.supports(case, "pokerstars:1002") == "F-chip-001 (chip_dumping); F-ring-002 (collusion_ring)"
+
+
 def test_why_lines_for_squeeze_and_soft_play() -> None:
     from dashboards.why import why_hand
 

@@ -331,7 +331,7 @@ def build_warehouse(db_path: Path, data_dir: Path) -> Path:
         for f in FLAGS:
             con.execute(
                 "INSERT INTO flags VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, TIMESTAMP '2026-11-29 03:10:00',"
-                " TIMESTAMP '2026-11-29 01:00:00', TIMESTAMP '2026-11-29 01:04:00')",
+                " TIMESTAMP '2026-11-29 01:00:00', TIMESTAMP '2026-11-29 01:04:00', NULL)",  # as before 1.11
                 list(f),
             )
         # violations and action_states from the real rule checker (hand 1003: bob raises to $1.50

@@ -103,17 +103,19 @@ def test_evidence_lists_equal_the_rankers(scored: Scored) -> None:
 
 
 def _reference_pooled(probs: pl.DataFrame, shares: dict[tuple[str, str], dict[str, float]],
-                      top: int = 10) -> dict[tuple[str, str], list[str]]:
-    """The pooled order written out hand by hand: best family's p * sqrt(share), then s, then id."""
-    best: dict[tuple[str, str], dict[str, tuple[float, float]]] = {}
-    for r in probs.iter_rows(named=True):
+                      top: int = 10) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """The pooled order written out hand by hand: best family's p * sqrt(share), then s, then id;
+    each hand named by that best family (the first in name order on a tie)."""
+    best: dict[tuple[str, str], dict[str, tuple[float, float, str]]] = {}
+    for r in probs.sort("family").iter_rows(named=True):
         share = shares[(r["player_a"], r["player_b"])][r["family"]]
         if share <= 0:
             continue
         hands = best.setdefault((r["player_a"], r["player_b"]), {})
-        m, s = hands.get(r["hand_id"], (float("-inf"), float("-inf")))
-        hands[r["hand_id"]] = (max(m, r["p"] * share ** 0.5), max(s, r["s"]))
-    return {pair: [h for h, _ in sorted(hands.items(), key=lambda x: (-x[1][0], -x[1][1], x[0]))[:top]]
+        m, s, fam = hands.get(r["hand_id"], (float("-inf"), float("-inf"), ""))
+        w = r["p"] * share ** 0.5
+        hands[r["hand_id"]] = (max(m, w), max(s, r["s"]), r["family"] if w > m else fam)
+    return {pair: [(h, v[2]) for h, v in sorted(hands.items(), key=lambda x: (-x[1][0], -x[1][1], x[0]))[:top]]
             for pair, hands in best.items()}
 
 
@@ -139,7 +141,7 @@ def test_pooled_evidence_weighs_every_family_by_its_share(scored: Scored) -> Non
     own = evsupport.ranked_evidence(probs, pl.DataFrame(
         {"flag_key": [f"lead|{a}|{b}" for a, b in alone], "family": FAMILIES[0],
          "a": [a for a, _ in alone], "b": [b for _, b in alone]}))
-    assert own and all(ours[k] == h for k, h in own.items())
+    assert own and all(ours[k] == [(x, FAMILIES[0]) for x in h] for k, h in own.items())
 
 
 def test_leading_flags_list_the_pooled_evidence(scored: Scored, tmp_path: Path) -> None:
@@ -152,7 +154,7 @@ def test_leading_flags_list_the_pooled_evidence(scored: Scored, tmp_path: Path) 
     shutil.copy(source[0], db)
     detect(db, Params())
     with duckdb.connect(str(db), read_only=True) as run:
-        flags = run.execute("""SELECT family, score, evidence_hands, observed FROM flags
+        flags = run.execute("""SELECT family, score, evidence_hands, evidence_families, observed FROM flags
                                WHERE len(players) = 2 AND family <> 'anomaly'""").pl()
     obs = [json.loads(o) for o in flags["observed"]]
     flags = flags.with_columns(
@@ -171,11 +173,37 @@ def test_leading_flags_list_the_pooled_evidence(scored: Scored, tmp_path: Path) 
                                 for f in FAMILIES])
     pooled = evsupport.pooled_evidence(probs, leads)
     assert len(pooled) == leading.height
-    stored = {f"{a}|{b}": list(h) for a, b, h in leading.select("a", "b", "evidence_hands").iter_rows()}
+    stored = {f"{a}|{b}": list(zip(h, f, strict=True)) for a, b, h, f in
+              leading.select("a", "b", "evidence_hands", "evidence_families").iter_rows()}
+    assert len({f for hands in stored.values() for _, f in hands}) >= 2  # the lists do mix families
     # the stored shares are rounded to 3 decimals, so a near tie could swap two neighbours
     assert sum(stored[k] == h for k, h in pooled.items()) >= 0.9 * len(pooled)
     second = flags.join(leading.select("a", "b", "family"), on=["a", "b", "family"], how="anti").head(10)
     own = evsupport.ranked_evidence(probs, second.select(
         pl.concat_str("family", pl.lit("|"), "a", pl.lit("|"), "b").alias("flag_key"), "family", "a", "b"))
-    assert second.height and all(own[f"{f}|{a}|{b}"] == list(h) for f, a, b, h in
-                                 second.select("family", "a", "b", "evidence_hands").iter_rows())
+    assert second.height and all(own[f"{f}|{a}|{b}"] == list(h) and set(fs) == {f} for f, a, b, h, fs in
+                                 second.select("family", "a", "b", "evidence_hands", "evidence_families").iter_rows())
+
+
+def test_flags_command_lists_each_hands_family(scored: Scored, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                               ) -> None:
+    """``floorman flags --format json`` carries evidence_families in step with evidence_hands, and a
+    warehouse whose flags predate the column still lists its flags (families null)."""
+    from pipelines.cli import main
+
+    con, _, _, _ = scored
+    source = con.execute("SELECT path FROM duckdb_databases() WHERE NOT internal AND path IS NOT NULL").fetchone()
+    assert source is not None
+    db = tmp_path / "w.duckdb"
+    shutil.copy(source[0], db)
+    detect(db, Params())
+    assert main(["flags", "--db", str(db), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    pair_flags = [r for r in rows if len(r["players"]) == 2 and r["family"] != "anomaly"]
+    assert pair_flags and all(len(r["evidence_families"]) == len(r["evidence_hands"]) for r in pair_flags)
+    assert set(FAMILIES) >= {f for r in pair_flags for f in r["evidence_families"]}
+    with duckdb.connect(str(db)) as old:
+        old.execute("ALTER TABLE flags DROP COLUMN evidence_families")
+    assert main(["flags", "--db", str(db), "--format", "json"]) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert len(before) == len(rows) and all(r["evidence_families"] is None for r in before)
