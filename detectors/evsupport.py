@@ -102,12 +102,17 @@ def pooled_evidence(probs: pl.DataFrame, leads: pl.DataFrame, top: int = 10) -> 
     shares = leads.select("flag_key", *_ordered("player_a", "player_b"), *[
         pl.col(f"f_{f}").cast(pl.Float64).clip(0.0, 1.0).alias(f) for f in FAMILIES]).unpivot(
         index=["flag_key", "player_a", "player_b"], variable_name="family", value_name="share")
-    weighed = probs.join(shares.filter(pl.col("share") > 0), on=["player_a", "player_b", "family"]).with_columns(
-        (pl.col("p") * pl.col("share").pow(SHARE_POWER)).alias("m"))
-    scored = weighed.sort(["m", "family"], descending=[True, False]).group_by("flag_key", "hand_id").agg(
-        pl.col("m").first(), pl.col("s").max(), pl.col("family").first())
-    family = dict(zip(zip(scored["flag_key"], scored["hand_id"], strict=True), scored["family"], strict=True))
-    return {k: [(h, family[(k, h)]) for h in hands] for k, hands in best_hands(scored, top)}
+    weighed = probs.join(shares.filter(pl.col("share") > 0), on=["player_a", "player_b", "family"]).select(
+        "flag_key", "hand_id", "family", "s", (pl.col("p") * pl.col("share").pow(SHARE_POWER)).alias("m"))
+    ranked = best_hands(weighed.group_by("flag_key", "hand_id").agg(pl.col("m").max(), pl.col("s").max()), top)
+    # each listed hand's family: the one that gave it its weight (the first in name order on a tie),
+    # looked up for the listed hands only (a sort of every candidate doubled the step's time)
+    listed = pl.DataFrame([(k, h) for k, hands in ranked for h in hands],
+                          schema={"flag_key": pl.String, "hand_id": pl.String}, orient="row")
+    picked = weighed.join(listed, on=["flag_key", "hand_id"], how="semi").sort(
+        ["m", "family"], descending=[True, False]).group_by("flag_key", "hand_id").agg(pl.col("family").first())
+    family = dict(zip(zip(picked["flag_key"], picked["hand_id"], strict=True), picked["family"], strict=True))
+    return {k: [(h, family[(k, h)]) for h in hands] for k, hands in ranked}
 
 
 def _ordered(first: str, second: str) -> list[pl.Expr]:

@@ -300,9 +300,11 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                 "severity": pl.String,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
-    ev = _flag_evidence(con, flags.select("flag_key", "family", "a", "b"), ranker, probs) if rows else {}
+    pooled = evsupport.pooled_evidence(probs, _leading_flags(flagged))
+    rest = flags.select("flag_key", "family", "a", "b").filter(~pl.col("flag_key").is_in(list(pooled)))
+    ev = _flag_evidence(con, rest, ranker, probs) if rest.height else {}
     tagged = {k: [(h, k.split("|", 1)[0]) for h in hands] for k, hands in ev.items()}
-    tagged = _hedged_evidence(rows, tagged) | evsupport.pooled_evidence(probs, _leading_flags(flagged))
+    tagged = _hedged_evidence(rows, tagged) | pooled
     flags = flags.with_columns(*_evidence_columns([tagged.get(k, []) for k in flags["flag_key"]]))
     flags = pl.concat([flags, _group_flags(u.filter(pl.col("flagged")), flags, params)], how="diagonal_relaxed")
     return _finish(con, flags, params, run_id, now=now, params_json=params_json), u

@@ -202,6 +202,12 @@ def test_flags_command_lists_each_hands_family(scored: Scored, tmp_path: Path, c
     pair_flags = [r for r in rows if len(r["players"]) == 2 and r["family"] != "anomaly"]
     assert pair_flags and all(len(r["evidence_families"]) == len(r["evidence_hands"]) for r in pair_flags)
     assert set(FAMILIES) >= {f for r in pair_flags for f in r["evidence_families"]}
+    # without the evidence support there are no per-hand probabilities: the lists split by D'Hondt
+    detect(db, Params(evidence_weight=0.0))
+    assert main(["flags", "--db", str(db), "--format", "json"]) == 0
+    hedged = [r for r in json.loads(capsys.readouterr().out) if len(r["players"]) == 2 and r["family"] != "anomaly"]
+    assert hedged and all(r["evidence_hands"] and len(r["evidence_families"]) == len(r["evidence_hands"])
+                          for r in hedged)
     with duckdb.connect(str(db)) as old:
         old.execute("ALTER TABLE flags DROP COLUMN evidence_families")
     assert main(["flags", "--db", str(db), "--format", "json"]) == 0
