@@ -102,7 +102,7 @@ def generate(db: Path, hands: int) -> None:
             '{{"hands_together": 200, "pair_score": 0.9,'
             ' "z_checkdown": {{"percentile": 99.0, "population_median": 0.0, "value": 5.1}}}}',
             'benign', 'overturn', 'bench-1', '{{}}', TIMESTAMP '2026-11-29', TIMESTAMP '2026-11-01',
-            TIMESTAMP '2026-11-02'
+            TIMESTAMP '2026-11-02', NULL
         FROM range(5000) t(f)""")
     con.execute(f"""
         INSERT INTO violations SELECT 'synth:' || (v * 37 % {hands}), 5,

@@ -104,14 +104,17 @@ def pooled_evidence(probs: pl.DataFrame, leads: pl.DataFrame, top: int = 10) -> 
         index=["flag_key", "player_a", "player_b"], variable_name="family", value_name="share")
     weighed = probs.join(shares.filter(pl.col("share") > 0), on=["player_a", "player_b", "family"]).select(
         "flag_key", "hand_id", "family", "s", (pl.col("p") * pl.col("share").pow(SHARE_POWER)).alias("m"))
-    ranked = best_hands(weighed.group_by("flag_key", "hand_id").agg(pl.col("m").max(), pl.col("s").max()), top)
-    # each listed hand's family: the one that gave it its weight (the first in name order on a tie),
-    # looked up for the listed hands only (a sort of every candidate doubled the step's time)
-    listed = pl.DataFrame([(k, h) for k, hands in ranked for h in hands],
-                          schema={"flag_key": pl.String, "hand_id": pl.String}, orient="row")
-    picked = weighed.join(listed, on=["flag_key", "hand_id"], how="semi").sort(
-        ["m", "family"], descending=[True, False]).group_by("flag_key", "hand_id").agg(pl.col("family").first())
-    family = dict(zip(zip(picked["flag_key"], picked["hand_id"], strict=True), picked["family"], strict=True))
+    # a hand's weight, its family and that family's own score s (the families' s are on scales of
+    # their own, so a tie on weight is broken by the weighing family's s, not the largest of any)
+    def weighing(c: str) -> pl.Expr:
+        return pl.col(c).sort_by(["m", "family"], descending=[True, False]).first()
+
+    scored = weighed.group_by("flag_key", "hand_id").agg(pl.col("m").max(), weighing("s"), weighing("family"))
+    ranked = best_hands(scored, top)
+    listed = scored.join(pl.DataFrame([(k, h) for k, hands in ranked for h in hands], orient="row",
+                                      schema={"flag_key": pl.String, "hand_id": pl.String}),
+                         on=["flag_key", "hand_id"], how="semi")
+    family = dict(zip(zip(listed["flag_key"], listed["hand_id"], strict=True), listed["family"], strict=True))
     return {k: [(h, family[(k, h)]) for h in hands] for k, hands in ranked}
 
 

@@ -300,11 +300,12 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                 "severity": pl.String,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
-    pooled = evsupport.pooled_evidence(probs, _leading_flags(flagged))
+    ranked_families = [f for f in FAMILIES if ranker is not None and ranker.models.get(f) is not None]
+    pooled = evsupport.pooled_evidence(probs, _leading_flags(flagged, ranked_families, params.family_share_min))
     rest = flags.select("flag_key", "family", "a", "b").filter(~pl.col("flag_key").is_in(list(pooled)))
     ev = _flag_evidence(con, rest, ranker, probs) if rest.height else {}
     tagged = {k: [(h, k.split("|", 1)[0]) for h in hands] for k, hands in ev.items()}
-    tagged = _hedged_evidence(rows, tagged) | pooled
+    tagged = _hedged_evidence(rows, tagged, skip=set(pooled)) | pooled
     flags = flags.with_columns(*_evidence_columns([tagged.get(k, []) for k in flags["flag_key"]]))
     flags = pl.concat([flags, _group_flags(u.filter(pl.col("flagged")), flags, params)], how="diagonal_relaxed")
     return _finish(con, flags, params, run_id, now=now, params_json=params_json), u
@@ -324,10 +325,15 @@ def _flag_evidence(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, ranker: 
     return ev | (evidence(con, rest, ranker=ranker) if rest.height else {})
 
 
-def _leading_flags(flagged: pl.DataFrame) -> pl.DataFrame:
-    """(flag_key, player_a, player_b, f_<family>...) of each flagged pair's leading flag."""
+def _leading_flags(flagged: pl.DataFrame, ranked: Sequence[str], min_share: float) -> pl.DataFrame:
+    """(flag_key, player_a, player_b, f_<family>...) of each flagged pair's leading flag, for the
+    pairs whose every flagged family (the lead, and each holding ``min_share``) the evidence ranker
+    scores: in player mode it has no card-sharing model, and a pair flagged for card sharing there
+    keeps that family's own hands (``_hedged_evidence``) instead of losing them from a pooled list."""
     key = pl.concat_str("family", pl.lit("|"), "player_a", pl.lit("|"), "player_b").alias("flag_key")
-    return flagged.select(key, "player_a", "player_b", *[f"f_{f}" for f in FAMILIES])
+    unranked = [(pl.col("family") != f) & (pl.col(f"f_{f}") < min_share) for f in FAMILIES if f not in ranked]
+    poolable = pl.all_horizontal(unranked) if unranked else pl.lit(True)
+    return flagged.filter(poolable).select(key, "player_a", "player_b", *[f"f_{f}" for f in FAMILIES])
 
 
 #: an evidence hand and the family it was picked for (the mechanism its "why this hand" line explains)
@@ -340,23 +346,25 @@ def _evidence_columns(lists: list[list[Tagged]]) -> list[pl.Series]:
             pl.Series("evidence_families", [[f for _, f in t] for t in lists], dtype=pl.List(pl.String))]
 
 
-def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[Tagged]], top: int = 10
-                     ) -> dict[str, list[Tagged]]:
+def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[Tagged]], top: int = 10,
+                     skip: set[str] | frozenset[str] = frozenset()) -> dict[str, list[Tagged]]:
     """A pair's leading flag lists evidence from every family it is attributed to, in proportion
     to the attribution (the leading family first): when the label is uncertain, the hands a
     reviewer opens first still show whichever mechanism is at work. Secondary family flags keep
-    their own family's hands. Where the evidence support scored the pair's hands, its pooled list
-    (``evsupport.pooled_evidence``) replaces this one."""
-    by_pair: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    their own family's hands. Pairs whose leading flag is in ``skip`` (a pooled list,
+    ``evsupport.pooled_evidence``, replaces it) are left alone."""
+    by_pair: dict[tuple[str, str], list[tuple[float, int, str]]] = {}
     for r in rows:
         if r["family"] != "anomaly":
-            by_pair.setdefault((r["a"], r["b"]), []).append((float(r["share"]), r["flag_key"]))
+            by_pair.setdefault((r["a"], r["b"]), []).append(
+                (float(r["share"]), FAMILIES.index(r["family"]), r["flag_key"]))
     out = dict(ev)
     for fams in by_pair.values():
-        if len(fams) < 2:
-            continue
+        # the lead as ``queue.with_leading_family`` names it: the largest share, ties to FAMILIES order
         fams.sort(key=lambda x: (-x[0], x[1]))
-        lists = [list(ev.get(k, [])) for _, k in fams]
+        if len(fams) < 2 or fams[0][2] in skip:
+            continue
+        lists = [list(ev.get(k, [])) for _, _, k in fams]
         taken = [0] * len(fams)
         merged: list[Tagged] = []
         while len(merged) < top and any(taken[i] < len(lists[i]) for i in range(len(fams))):
@@ -367,7 +375,7 @@ def _hedged_evidence(rows: list[dict[str, Any]], ev: dict[str, list[Tagged]], to
             taken[i] += 1
             if all(hand[0] != h for h, _ in merged):
                 merged.append(hand)
-        out[fams[0][1]] = merged
+        out[fams[0][2]] = merged
     return out
 
 

@@ -56,7 +56,7 @@ def _flag_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
                          f"{order[args.min_severity]}")
         # a warehouse whose last detector run predates a field (evidence_families: 1.11) reads it as null
         have = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns "
-                                          "WHERE table_name = 'flags'").fetchall()}
+                                          "WHERE table_name = 'flags' AND table_schema = current_schema()").fetchall()}
         fields = [f if f in have else f"NULL AS {f}" for f in FLAG_FIELDS]
         cur = con.execute(
             f"SELECT {', '.join(fields)} FROM flags WHERE {' AND '.join(where)} ORDER BY score DESC", params

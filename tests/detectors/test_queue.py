@@ -121,7 +121,7 @@ def _run_outputs(db: Path, run_id: str) -> tuple[list[tuple[object, ...]], list[
     con = duckdb.connect(str(db), read_only=True)
     try:
         flags = con.execute(
-            """SELECT flag_id, family, players, score, severity, evidence_hands, observed FROM flags
+            """SELECT flag_id, family, players, score, severity, evidence_hands, evidence_families, observed FROM flags
             WHERE run_id = ? ORDER BY flag_id""", [run_id]).fetchall()
         scores = con.execute(
             "SELECT * EXCLUDE (run_id) FROM pair_scores WHERE run_id = ? ORDER BY player_a, player_b",

@@ -78,7 +78,8 @@ def _outputs(db: Path, run_id: str) -> dict[str, pl.DataFrame]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         queries = {
-            "flags": "SELECT flag_id, family, players, score, severity, mode, evidence_hands, observed, "
+            "flags": "SELECT flag_id, family, players, score, severity, mode, evidence_hands, evidence_families, "
+                     "observed, "
                      "first_hand_at, last_hand_at FROM flags WHERE run_id = $r",
             "pair_scores": "SELECT * EXCLUDE (run_id) FROM pair_scores WHERE run_id = $r",
             "pair_stats": "SELECT * EXCLUDE (run_id) FROM pair_stats WHERE run_id = $r",
