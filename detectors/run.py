@@ -301,7 +301,7 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
                 "explanation": pl.String, "observed": pl.String, "benign_explanation": pl.String,
                 "overturn": pl.String})
     ranked_families = [f for f in FAMILIES if ranker is not None and ranker.models.get(f) is not None]
-    pooled = evsupport.pooled_evidence(probs, _leading_flags(flagged, ranked_families, params.family_share_min))
+    pooled = evsupport.pooled_evidence(probs, _leading_flags(flagged, ranked_families))
     rest = flags.select("flag_key", "family", "a", "b").filter(~pl.col("flag_key").is_in(list(pooled)))
     ev = _flag_evidence(con, rest, ranker, probs) if rest.height else {}
     tagged = {k: [(h, k.split("|", 1)[0]) for h in hands] for k, hands in ev.items()}
@@ -325,15 +325,14 @@ def _flag_evidence(con: duckdb.DuckDBPyConnection, flags: pl.DataFrame, ranker: 
     return ev | (evidence(con, rest, ranker=ranker) if rest.height else {})
 
 
-def _leading_flags(flagged: pl.DataFrame, ranked: Sequence[str], min_share: float) -> pl.DataFrame:
+def _leading_flags(flagged: pl.DataFrame, ranked: Sequence[str]) -> pl.DataFrame:
     """(flag_key, player_a, player_b, f_<family>...) of each flagged pair's leading flag, for the
-    pairs whose every flagged family (the lead, and each holding ``min_share``) the evidence ranker
-    scores: in player mode it has no card-sharing model, and a pair flagged for card sharing there
-    keeps that family's own hands (``_hedged_evidence``) instead of losing them from a pooled list."""
+    pairs led by a family the evidence ranker scores. In player mode it has no card-sharing model:
+    a pooled list would hold none of a card-sharing lead's own hands, so such a pair keeps the
+    per-family lists (``_hedged_evidence``); a card-sharing flag beside a pooled lead keeps its own."""
     key = pl.concat_str("family", pl.lit("|"), "player_a", pl.lit("|"), "player_b").alias("flag_key")
-    unranked = [(pl.col("family") != f) & (pl.col(f"f_{f}") < min_share) for f in FAMILIES if f not in ranked]
-    poolable = pl.all_horizontal(unranked) if unranked else pl.lit(True)
-    return flagged.filter(poolable).select(key, "player_a", "player_b", *[f"f_{f}" for f in FAMILIES])
+    return flagged.filter(pl.col("family").is_in(list(ranked))).select(
+        key, "player_a", "player_b", *[f"f_{f}" for f in FAMILIES])
 
 
 #: an evidence hand and the family it was picked for (the mechanism its "why this hand" line explains)

@@ -238,9 +238,10 @@ def test_a_tie_on_weight_is_broken_by_the_weighing_familys_own_score() -> None:
     assert evsupport.pooled_evidence(probs, leads) == {"soft_play|a|b": [("h2", "soft_play"), ("h1", "soft_play")]}
 
 
-def test_pairs_flagged_for_a_family_the_ranker_lacks_keep_that_familys_hands() -> None:
-    """Player mode has no card-sharing ranker: a pair led by card sharing, or holding a flag's share
-    of it, is not pooled (its card-sharing hands would be lost), the others are."""
+def test_pairs_led_by_a_family_the_ranker_lacks_keep_that_familys_hands() -> None:
+    """Player mode has no card-sharing ranker: a pair led by card sharing is not pooled (its list
+    would hold none of its own family's hands); a pair led by a ranked family is, and its
+    card-sharing flag, if any, keeps its own list."""
     from detectors.run import _leading_flags
 
     flagged = pl.DataFrame({
@@ -248,5 +249,5 @@ def test_pairs_flagged_for_a_family_the_ranker_lacks_keep_that_familys_hands() -
         "f_soft_play": [0.1, 0.2, 0.3], "f_chip_dumping": [0.1, 0.1, 0.1], "f_squeeze": [0.3, 0.55, 0.55],
         "f_card_sharing": [0.5, 0.15, 0.05]})
     ranked = ["soft_play", "chip_dumping", "squeeze"]
-    assert _leading_flags(flagged, ranked, 0.1)["flag_key"].to_list() == ["squeeze|e|f"]
-    assert _leading_flags(flagged, [*ranked, "card_sharing"], 0.1).height == 3
+    assert _leading_flags(flagged, ranked)["flag_key"].to_list() == ["squeeze|c|d", "squeeze|e|f"]
+    assert _leading_flags(flagged, [*ranked, "card_sharing"]).height == 3
