@@ -144,15 +144,21 @@ def test_pooled_evidence_weighs_every_family_by_its_share(scored: Scored) -> Non
     assert own and all(ours[k] == [(x, FAMILIES[0]) for x in h] for k, h in own.items())
 
 
-def test_leading_flags_list_the_pooled_evidence(scored: Scored, tmp_path: Path) -> None:
-    """Through a whole detector run: each pair's leading flag lists its pooled evidence, and a
-    secondary family flag keeps its own family's hands."""
-    con, u, ranker, _ = scored
+def _detected_copy(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> Path:
+    """A copy of the fixture's warehouse after a whole detector run (default parameters)."""
     source = con.execute("SELECT path FROM duckdb_databases() WHERE NOT internal AND path IS NOT NULL").fetchone()
     assert source is not None
     db = tmp_path / "w.duckdb"
     shutil.copy(source[0], db)
     detect(db, Params())
+    return db
+
+
+def test_leading_flags_list_the_pooled_evidence(scored: Scored, tmp_path: Path) -> None:
+    """Through a whole detector run: each pair's leading flag lists its pooled evidence, and a
+    secondary family flag keeps its own family's hands."""
+    con, u, ranker, _ = scored
+    db = _detected_copy(con, tmp_path)
     with duckdb.connect(str(db), read_only=True) as run:
         flags = run.execute("""SELECT family, score, evidence_hands, evidence_families, observed FROM flags
                                WHERE len(players) = 2 AND family <> 'anomaly'""").pl()
@@ -192,11 +198,7 @@ def test_flags_command_lists_each_hands_family(scored: Scored, tmp_path: Path, c
     from pipelines.cli import main
 
     con, _, _, _ = scored
-    source = con.execute("SELECT path FROM duckdb_databases() WHERE NOT internal AND path IS NOT NULL").fetchone()
-    assert source is not None
-    db = tmp_path / "w.duckdb"
-    shutil.copy(source[0], db)
-    detect(db, Params())
+    db = _detected_copy(con, tmp_path)
     assert main(["flags", "--db", str(db), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     pair_flags = [r for r in rows if len(r["players"]) == 2 and r["family"] != "anomaly"]
