@@ -330,9 +330,15 @@ def _leading_flags(flagged: pl.DataFrame, ranked: Sequence[str]) -> pl.DataFrame
     pairs led by a family the evidence ranker scores. In player mode it has no card-sharing model:
     a pooled list would hold none of a card-sharing lead's own hands, so such a pair keeps the
     per-family lists (``_hedged_evidence``); a card-sharing flag beside a pooled lead keeps its own."""
-    key = pl.concat_str("family", pl.lit("|"), "player_a", pl.lit("|"), "player_b").alias("flag_key")
-    return flagged.filter(pl.col("family").is_in(list(ranked))).select(
-        key, "player_a", "player_b", *[f"f_{f}" for f in FAMILIES])
+    led = flagged.filter(pl.col("family").is_in(list(ranked)))
+    keys = [pair_flag_key(f, a, b) for f, a, b in led.select("family", "player_a", "player_b").iter_rows()]
+    return led.select(pl.Series("flag_key", keys, dtype=pl.String), "player_a", "player_b",
+                      *[f"f_{f}" for f in FAMILIES])
+
+
+def pair_flag_key(family: str, a: str, b: str) -> str:
+    """A pair flag's key within one run: its family and the pair's keys in the scored frame's order."""
+    return f"{family}|{a}|{b}"
 
 
 #: an evidence hand and the family it was picked for (the mechanism its "why this hand" line explains)
@@ -414,7 +420,7 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
             obs |= {"evidence_z": round(z, 2), "honest_tail_probability": float(f"{tail_probability(z):.3g}")}
         text = TEXT[fam]
         out.append({
-            "flag_key": f"{fam}|{a}|{b}", "family": fam, "a": a, "b": b, "players": [na, nb], "keys": [a, b],
+            "flag_key": pair_flag_key(fam, a, b), "family": fam, "a": a, "b": b, "players": [na, nb], "keys": [a, b],
             "score": round(s, 6), "share": shares.get(fam, 0.0),
             "severity": "low" if fam == "anomaly" else queue.severity(
                 queue.Evidence(float(r[f"t_{fam}"]), exposure, float(r[f"r_{fam}"]),
