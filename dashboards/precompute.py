@@ -416,7 +416,6 @@ def refresh_summaries(db: str | Path) -> None:
     """``build_summaries`` on the warehouse file at ``db`` (the pipeline's publish step calls this)."""
     con = open_duckdb(db)  # bounded by the deployment's memory limit, if it set one
     try:
-        con.execute("SET enable_progress_bar = false")
         con.execute("SET preserve_insertion_order = false")  # every summary has its ORDER BY
         con.execute("CHECKPOINT")  # fold pending deletes first: the locator records rowids
         build_summaries(con)

@@ -57,3 +57,16 @@ def test_detector_tables_of_a_partition_are_built_under_the_limit(tmp_path: Path
     monkeypatch.setenv("FLOORMAN_DUCKDB_MEMORY", "1KB")
     with pytest.raises(duckdb.OutOfMemoryException):
         partial.build(part, tmp_path / "d.duckdb")
+
+
+def test_pipeline_connections_draw_no_progress_bar(tmp_path: Path) -> None:
+    """A query over two seconds would draw DuckDB's progress bar into the night's logs (DuckDB's own
+    default is on; setting ``progress_bar_time`` turns it back on, so only the switch is read here)."""
+    db = tmp_path / "w.duckdb"
+    connect(db).close()
+    for read_only in (False, True):
+        con = connect(db, read_only=read_only)
+        try:
+            assert _setting(con, "enable_progress_bar").lower() == "false"
+        finally:
+            con.close()
