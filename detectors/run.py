@@ -48,7 +48,8 @@ DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly"
 
 @dataclass
 class Params:
-    """Everything that changes which flags come out (stored with each run and flag)."""
+    """Everything that changes which flags come out, and the resources of the run (the run record
+    keeps both; each flag keeps the deciding ones, ``deciding``)."""
 
     mode: str = "operator"
     since: str | None = None
@@ -75,6 +76,16 @@ class Params:
     # the pair model's family probabilities, and without that a softmax of the families' robust z
     memory_limit: str = "4GB"  # DuckDB's own cap (the machine budget is 8 GB for the whole process)
     threads: int | None = None
+
+    def deciding(self) -> dict[str, Any]:
+        """The parameters that decide the flags, without the resources the run was given (``RESOURCES``)."""
+        return {k: v for k, v in asdict(self).items() if k not in RESOURCES}
+
+
+#: Params fields that say how a run was resourced, not what it found: the run's record
+#: (``detector_runs``) keeps them; a flag's ``params`` leaves them out, so the same night gives the
+#: same flags on a worker bounded to 6 GB and on a laptop (``make cluster-test`` compares them)
+RESOURCES = frozenset({"memory_limit", "threads"})
 
 
 @dataclass
@@ -279,7 +290,7 @@ def build_flags(con: duckdb.DuckDBPyConnection, u: pl.DataFrame, params: Params,
     u = attribution.with_team_context(queue.rank_and_select(_percentiles(u, all_obs), budget, players))
     now = datetime.now(UTC).replace(tzinfo=None)
     family_model = attribution.FAMILY_MODEL_VERSION if "q_soft_play" in u.columns else None
-    params_json = json.dumps(asdict(params) | {"model_version": model.version if model else None,
+    params_json = json.dumps(params.deciding() | {"model_version": model.version if model else None,
                                                "family_model_version": family_model,
                                                "evidence_ranker": ranker.version if ranker else None}, sort_keys=True)
     medians: dict[str, float] = {
