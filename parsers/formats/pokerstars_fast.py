@@ -82,6 +82,12 @@ _AMOUNT_KINDS = ["call", "bet", "raise", "post_sb", "post_bb", "post_ante", "pos
 _STREET_NO = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "showdown": 4}
 
 
+#: hand indexes (``_hx``) a stage could not read exactly: those hands go to the exact parser
+Bad = list[pl.Series]
+#: three frames a stage returns together
+Frames3 = tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
+
+
 @dataclass
 class FastChunk:
     """Frames for the hands the fast path read exactly, and the hands it left to the parser."""
@@ -282,11 +288,59 @@ def parse_chunk(
     texts: list[str], offsets: list[int], lengths: list[int], source_file: str | list[str]
 ) -> FastChunk:
     """Frames for a list of hand texts (each starting at its header line), from one source file
-    or one per hand."""
+    or one per hand.
+
+    Each stage below reads one part of the hands and appends to ``bad`` the hands it cannot read
+    exactly; those hands are left to the parser (``fallback``) and dropped from every table."""
     sources = [source_file] * len(texts) if isinstance(source_file, str) else source_file
     n = len(texts)
     if n == 0:
         return FastChunk({k: pl.DataFrame(schema={"_hx": pl.Int64, **v}) for k, v in TABLE_SCHEMAS.items()})
+    bad: Bad = []
+    nb = _text_lines(texts, bad)
+    head = _head(nb, bad)
+    scale = _by_hand(head, n, pl.col("unit_scale").cast(pl.Int64).alias("scale"))
+    body = _body(nb)
+    seats, names, lookup = _seats(body, head, scale, bad)
+    action_part, summary, board_lines = _sections(body, head, bad)
+    action_part = _line_kinds(action_part, scale, bad)
+    named = _named(action_part, lookup, bad)
+    unc = _uncalled(action_part, lookup, bad)
+    cash = _cash_outs(action_part, lookup, bad)
+    dealt = _dealt(action_part, lookup, bad)
+    coll = _collected(action_part, lookup, bad)
+    summary = _summary_kinds(summary, scale, bad)
+    totals, pot_items = _totals(summary, head, bad)
+    summary_cards, summary_board = _summary_cards(summary, names), _summary_board(summary)
+
+    # ---- which hands stay on the fast path ------------------------------------------------
+    fallback = pl.concat([s.cast(pl.Int64) for s in bad]).unique()
+    keep = head.filter(~pl.col("_hx").is_in(fallback.implode())).get_column("_hx")
+    keep_set = keep.implode()
+
+    def kept(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.filter(pl.col("_hx").is_in(keep_set))
+
+    acts = _action_rows(kept(named), kept(unc), kept(cash), head, n)
+    holes, hero, operator = _hole_cards(kept(dealt), kept(named), kept(summary_cards), head)
+    tot = kept(totals)
+    hands = _hands(kept(head), _firsts(acts), hero, operator, tot, kept(seats), n, (offsets, lengths, sources))
+    children = {
+        "seats": kept(seats).select(
+            "_hx", "seat_no", "player", "stack", "sitting_out", pl.lit(None, pl.Int64).alias("final_stack")
+        ),
+        "actions": _actions_table(acts),
+        "hole_cards": kept(holes),
+        "boards": _boards(kept(board_lines), kept(summary_board)),
+        "pots": _pots(kept(pot_items), tot),
+        "awards": kept(coll).select("_hx", "player", "amount", "pot_no", pl.lit(1, pl.Int32).alias("board_no")),
+    }  # fmt: skip
+    return FastChunk(_tables(hands, children, n), sorted(fallback.to_list()), hands.height)
+
+
+def _text_lines(texts: list[str], bad: Bad) -> pl.DataFrame:
+    """One row per non-blank line of each hand: the hand (``_hx``), the line's index among them
+    (``j``) and its stripped text (``t``)."""
     raw = pl.DataFrame({"t": texts}).with_row_index("_hx").with_columns(pl.col("_hx").cast(pl.Int64))
     lines = (
         raw.select("_hx", pl.col("t").str.split("\n"))
@@ -296,10 +350,14 @@ def parse_chunk(
     nb = lines.filter(pl.col("t") != "").with_columns(_index_in_hand(_first()).alias("j"))
     # a blank line before the hand's last text line (the parser's business: double spacing...)
     # puts that line's index among all lines ahead of its index among text lines
-    bad: list[pl.Series] = [nb.filter(pl.col("i") != pl.col("j")).get_column("_hx")]
+    bad.append(nb.filter(pl.col("i") != pl.col("j")).get_column("_hx"))
     nb = nb.drop("i")
+    return nb
 
-    # ---- header and table line -------------------------------------------------------------
+
+def _head(nb: pl.DataFrame, bad: Bad) -> pl.DataFrame:
+    """One row per hand from its header and table lines, with what its header key says (game,
+    stakes, currency: ``_key_info`` once per distinct key)."""
     first = nb.filter(pl.col("j") == 0).select("_hx", pl.col("t").alias("h"))
     second = nb.filter(pl.col("j") == 1).select("_hx", pl.col("t").alias("tl"))
     head = first.join(second, on="_hx", how="left").with_columns(
@@ -343,12 +401,19 @@ def parse_chunk(
     key_df = pl.DataFrame(key_rows, schema=key_schema, orient="row")
     head = head.join(key_df, on=["prefix", "play"], how="left")
     bad.append(head.filter(pl.col("variant").is_null()).get_column("_hx"))
-    scale = _by_hand(head, n, pl.col("unit_scale").cast(pl.Int64).alias("scale"))
+    return head
 
-    # ---- seats -------------------------------------------------------------------------------
-    body = nb.filter(pl.col("j") >= 2).with_columns(
+
+def _body(nb: pl.DataFrame) -> pl.DataFrame:
+    """The lines after the table line, with ``nonseat``: 0 on the seat lines that open the hand."""
+    return nb.filter(pl.col("j") >= 2).with_columns(
         _cum_sum_in_hand((~pl.col("t").str.starts_with("Seat ")).cast(pl.Int32), _first()).alias("nonseat"),
     )
+
+
+def _seats(body: pl.DataFrame, head: pl.DataFrame, scale: pl.Expr, bad: Bad) -> Frames3:
+    """The seat lines read (seats), each hand's seated names (names, with a ``pid``) and the lookup
+    that tells a seated name in the hand's other lines."""
     seat_lines = body.filter(pl.col("nonseat") == 0).with_columns(scale)
     # "Seat N: NAME (STACK in chips[, ...])TAIL" by literal splits (a regex with captures costs
     # ~1.5 us a line): NAME ends at the last " (" before the only " in chips", as the parser's
@@ -398,8 +463,12 @@ def parse_chunk(
     bad.append(clashes)
     has_seats = names.get_column("_hx").unique()
     bad.append(head.filter(~pl.col("_hx").is_in(has_seats.implode())).get_column("_hx"))
+    return seats, names, lookup
 
-    # ---- sections ----------------------------------------------------------------------------
+
+def _sections(body: pl.DataFrame, head: pl.DataFrame, bad: Bad) -> Frames3:
+    """The lines after the seats split at the ``*** ... ***`` markers: the betting lines with their
+    street, the summary lines, and the board cards the street markers show."""
     rest = body.filter(pl.col("nonseat") > 0).drop("nonseat")
     mk = pl.col("t").str.extract_groups(_MARKER)
     rest = rest.with_columns(
@@ -433,8 +502,11 @@ def parse_chunk(
     board_lines = labels.filter(pl.col("label").is_in(["FLOP", "TURN", "RIVER"]) & (pl.col("mcards") != "")).select(
         "_hx", "j", pl.col("mcards").str.replace_all(r"[\[\] ]", "").alias("cards")
     )
+    return action_part, summary, board_lines
 
-    # ---- action-section line kinds (the parser's order of tests) ------------------------------
+
+def _line_kinds(action_part: pl.DataFrame, scale: pl.Expr, bad: Bad) -> pl.DataFrame:
+    """Each betting-section line's kind (``lk``), in the parser's order of tests."""
     t = pl.col("t")
     action_part = action_part.with_columns(
         pl.when(t.str.contains(' said, "', literal=True)).then(pl.lit("said"))
@@ -458,7 +530,12 @@ def parse_chunk(
     )
     bad.append(other.filter(~pl.col("ignored")).get_column("_hx"))
     action_part = action_part.with_columns(scale)
+    return action_part
 
+
+def _named(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
+    """The "name: verb" lines read into actions (kind, amount, raise_to, all_in, cards)."""
+    t = pl.col("t")
     # "name: verb" lines: the name is everything before the last ": ", and must be seated; a line
     # with two ": " (hi/lo descriptions, names with colons) is left to the parser
     # (polars' str.find counts bytes and str.slice characters: split on literals instead)
@@ -545,7 +622,12 @@ def parse_chunk(
         "_hx",
         "j",
     )
-    # uncalled returns
+    return named
+
+
+def _uncalled(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
+    """"Uncalled bet (A) returned to NAME" lines."""
+    t = pl.col("t")
     ug = t.str.extract_groups(r"^Uncalled bet \((.*?)\) returned to (.*)$")
     unc = _with_money(
         action_part.filter(pl.col("lk") == "uncalled").with_columns(ug.struct.field("2").alias("player")),
@@ -553,7 +635,12 @@ def parse_chunk(
     )
     unc = _seated(unc, lookup)
     bad.append(unc.filter(pl.col("seated").is_null() | pl.col("amount").is_null()).get_column("_hx"))
-    # cash-outs: "X cashed out the hand for P | Cash Out Fee F" -> cash_out P at showdown
+    return unc
+
+
+def _cash_outs(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
+    """"X cashed out the hand for P | Cash Out Fee F" lines: cash_out P at showdown."""
+    t = pl.col("t")
     co = t.str.splitn(" cashed out the hand for ", 2)
     cash = (
         action_part.filter(pl.col("lk") == "cashout")
@@ -564,7 +651,12 @@ def parse_chunk(
     cash = _with_money(cash, amount=pl.col("paid").struct.field("field_0"))
     cash = _seated(cash, lookup)
     bad.append(cash.filter(pl.col("seated").is_null() | pl.col("amount").is_null()).get_column("_hx"))
-    # dealt cards
+    return cash
+
+
+def _dealt(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
+    """"Dealt to NAME [cards]" lines that show cards."""
+    t = pl.col("t")
     dg = t.str.extract_groups(r"^Dealt to (.*) \[(.*)$")
     dealt = action_part.filter(pl.col("lk") == "dealt").with_columns(
         pl.coalesce(dg.struct.field("1"), t.str.slice(9)).alias("player"),
@@ -576,7 +668,12 @@ def parse_chunk(
         dealt.filter(pl.col("seated").is_null() | (pl.col("bracket") & pl.col("cards").is_null())).get_column("_hx")
     )
     dealt = dealt.filter(pl.col("bracket") & pl.col("cards").is_not_null())
-    # collected
+    return dealt
+
+
+def _collected(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
+    """"NAME collected A from POT" lines, with the pot's number."""
+    t = pl.col("t")
     coll = action_part.filter(pl.col("lk") == "collect").with_columns(
         t.str.splitn(" collected ", 2).alias("a"), t.str.count_matches(" collected ", literal=True).alias("n")
     )
@@ -599,7 +696,11 @@ def parse_chunk(
         ).get_column("_hx")
     )  # fmt: skip
 
-    # ---- summary --------------------------------------------------------------------------
+    return coll
+
+
+def _summary_kinds(summary: pl.DataFrame, scale: pl.Expr, bad: Bad) -> pl.DataFrame:
+    """Each summary line's kind (``sk``: total, seat, board)."""
     st = pl.col("t")
     summary = summary.with_columns(scale).with_columns(
         pl.when(st.str.starts_with("Total pot ")).then(pl.lit("total"))
@@ -613,6 +714,12 @@ def parse_chunk(
             | ((pl.col("sk") == "seat") & st.str.ends_with("(pot not awarded as player cashed out)"))
         ).get_column("_hx")
     )
+    return summary
+
+
+def _totals(summary: pl.DataFrame, head: pl.DataFrame, bad: Bad) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The "Total pot ... | Rake R" line of each hand (totals) and the pots it lists (pot_items)."""
+    st = pl.col("t")
     # "Total pot T[ Main pot M.[ Side pot[-N] S.]...] | Rake R" (other drops: the parser)
     totals = summary.filter(pl.col("sk") == "total").with_columns(st.str.splitn(" | ", 2).alias("tp"))
     totals = totals.with_columns(
@@ -653,39 +760,46 @@ def parse_chunk(
         .get_column("_hx")
     )  # fmt: skip
     bad.append(pot_items.filter(pl.col("pot_no").is_null() | pl.col("amount").is_null()).get_column("_hx"))
-    summary_cards = summary.filter(
+    return totals, pot_items
+
+
+def _summary_cards(summary: pl.DataFrame, names: pl.DataFrame) -> pl.DataFrame:
+    """Cards the summary's seat lines show or muck, for seated players."""
+    st = pl.col("t")
+    return summary.filter(
         (pl.col("sk") == "seat")
         & (st.str.contains("showed [", literal=True) | st.str.contains("mucked [", literal=True))
     ).with_columns(st.str.extract_groups(_SUMMARY_CARDS).alias("g")).select(
         "_hx", "j", pl.col("g").struct.field("1").alias("player"),
         pl.col("g").struct.field("2").str.replace_all(" ", "", literal=True).alias("cards"),
     ).filter(pl.col("player").is_not_null()).join(names.drop("pid"), on=["_hx", "player"], how="semi")  # fmt: skip
-    summary_board = summary.filter(pl.col("sk") == "board").select(
+
+
+def _summary_board(summary: pl.DataFrame) -> pl.DataFrame:
+    """The summary's "Board [...]" line."""
+    st = pl.col("t")
+    return summary.filter(pl.col("sk") == "board").select(
         "_hx",
         "j",
         st.str.extract(r"\[([^\]]*)\]", 1).str.replace_all(" ", "", literal=True).fill_null("").alias("cards"),
     )
 
-    # ---- which hands stay on the fast path ------------------------------------------------
-    fallback = pl.concat([s.cast(pl.Int64) for s in bad]).unique()
-    keep = head.filter(~pl.col("_hx").is_in(fallback.implode())).get_column("_hx")
-    keep_set = keep.implode()
 
-    def kept(frame: pl.DataFrame) -> pl.DataFrame:
-        return frame.filter(pl.col("_hx").is_in(keep_set))
-
-    # ---- actions --------------------------------------------------------------------------
+def _action_rows(named: pl.DataFrame, unc: pl.DataFrame, cash: pl.DataFrame, head: pl.DataFrame,
+                 n: int) -> pl.DataFrame:
+    """Every action row of the kept hands in the parser's order, with its contribution: a dead
+    "small & big blinds" post split in two, a raise putting in raise_to less what was in before."""
     acts = pl.concat(
         [
-            kept(named).select(
+            named.select(
                 "_hx", "j", "street", "player", "pid", "kind", "amount", "raise_to", "all_in", "cards", "both"
             ),
-            kept(unc).select(
+            unc.select(
                 "_hx", "j", "street", "player", "pid", pl.lit("uncalled_return").alias("kind"), "amount",
                 pl.lit(None, pl.Int64).alias("raise_to"), pl.lit(False).alias("all_in"),
                 pl.lit(None, pl.String).alias("cards"), pl.lit(False).alias("both"),
             ),
-            kept(cash).select(
+            cash.select(
                 "_hx", "j", pl.lit("showdown").alias("street"), "player", "pid", pl.lit("cash_out").alias("kind"),
                 "amount", pl.lit(None, pl.Int64).alias("raise_to"), pl.lit(False).alias("all_in"),
                 pl.lit(None, pl.String).alias("cards"), pl.lit(False).alias("both"),
@@ -727,7 +841,13 @@ def parse_chunk(
         .alias("contribution"),
         _index_in_hand(_first()).cast(pl.Int32).alias("seq"),
     )
-    actions = acts.select(
+    return acts
+
+
+def _actions_table(acts: pl.DataFrame) -> pl.DataFrame:
+    """The actions table's columns of the action rows."""
+    kind = pl.col("kind")
+    return acts.select(
         "_hx",
         "seq",
         "street",
@@ -742,24 +862,31 @@ def parse_chunk(
         pl.lit(False).alias("left_table"),  # PokerStars writes no leave as a fold
     )
 
-    # ---- per-hand values taken from actions ----------------------------------------------
-    firsts = acts.group_by("_hx").agg(
+
+def _firsts(acts: pl.DataFrame) -> pl.DataFrame:
+    """Per hand, the first ante, straddle and small blind posted."""
+    kind = pl.col("kind")
+    return acts.group_by("_hx").agg(
         pl.col("amount").filter((kind == "post_ante") & (pl.col("amount") != 0)).first().alias("first_ante"),
         pl.col("amount").filter((kind == "post_straddle") & (pl.col("amount") != 0)).first().alias("first_straddle"),
         pl.col("amount").filter(kind == "post_sb").first().alias("first_sb"),
     )
 
-    # ---- hole cards -------------------------------------------------------------------------
+
+def _hole_cards(dealt: pl.DataFrame, named: pl.DataFrame, summary_cards: pl.DataFrame,
+                head: pl.DataFrame) -> Frames3:
+    """Hole cards (dealt, then shown), the hero of a one-seat deal and the hands dealt in full
+    (operator exports)."""
     dealt_last = (
-        _sort_rows(kept(dealt), "_hx", "j").group_by("_hx", "player").agg(pl.col("cards").last(), pl.col("j").first())
+        _sort_rows(dealt, "_hx", "j").group_by("_hx", "player").agg(pl.col("cards").last(), pl.col("j").first())
     )
     n_dealt = dealt_last.group_by("_hx").len("n_dealt")
     shown = pl.concat(
         [
-            kept(named)
+            named
             .filter(pl.col("kind").is_in(["show", "muck"]) & (pl.col("cards") != ""))
             .select("_hx", "j", "player", "cards"),
-            kept(summary_cards).select("_hx", "j", "player", "cards"),
+            summary_cards.select("_hx", "j", "player", "cards"),
         ]
     ).sort("_hx", "j").group_by("_hx", "player").agg(pl.col("cards").first(), pl.col("j").first())  # fmt: skip
     dealt_rows = dealt_last.join(n_dealt, on="_hx").select(
@@ -783,29 +910,38 @@ def parse_chunk(
         .unique()
         .with_columns(pl.lit("operator").alias("hole_cards_mode"))
     )
+    return holes, hero, operator
 
-    # ---- boards, pots, awards -------------------------------------------------------------
-    street_board = kept(board_lines).sort("_hx", "j").group_by("_hx").agg(pl.col("cards").last())
-    summ_board = kept(summary_board).sort("_hx", "j").group_by("_hx").agg(pl.col("cards").last())
-    boards = (
+
+def _boards(board_lines: pl.DataFrame, summary_board: pl.DataFrame) -> pl.DataFrame:
+    """The board: the summary's line where there is one, else the last street marker's cards."""
+    street_board = board_lines.sort("_hx", "j").group_by("_hx").agg(pl.col("cards").last())
+    summ_board = summary_board.sort("_hx", "j").group_by("_hx").agg(pl.col("cards").last())
+    return (
         street_board.join(summ_board, on="_hx", how="anti").vstack(summ_board)
         .filter(pl.col("cards") != "")
         .select("_hx", pl.lit(1, pl.Int32).alias("board_no"), "cards")
     )  # fmt: skip
-    tot = kept(totals)
-    # written pots are after rake: rows only when nothing was taken (then they are pre-rake too)
-    pots = kept(pot_items).join(tot.filter(pl.col("site_rake") == 0).select("_hx"), on="_hx", how="semi")
-    pots = pots.with_columns(pl.lit(None, pl.Int64).alias("rake"))  # PokerStars writes one rake per hand
-    awards = kept(coll).select("_hx", "player", "amount", "pot_no", pl.lit(1, pl.Int32).alias("board_no"))
 
-    # ---- hands ----------------------------------------------------------------------------
-    n_players = kept(seats).group_by("_hx").agg((~pl.col("sitting_out")).sum().cast(pl.Int32).alias("n_players"))
+
+def _pots(pot_items: pl.DataFrame, tot: pl.DataFrame) -> pl.DataFrame:
+    """Written pots are after rake: rows only when nothing was taken (then they are pre-rake too)."""
+    pots = pot_items.join(tot.filter(pl.col("site_rake") == 0).select("_hx"), on="_hx", how="semi")
+    return pots.with_columns(pl.lit(None, pl.Int64).alias("rake"))  # PokerStars writes one rake per hand
+
+
+def _hands(head: pl.DataFrame, firsts: pl.DataFrame, hero: pl.DataFrame, operator: pl.DataFrame,
+           tot: pl.DataFrame, seats: pl.DataFrame, n: int,
+           where: tuple[list[int], list[int], list[str]]) -> pl.DataFrame:
+    """The hands table of the kept hands; ``where``: each hand's byte offset, length and file."""
+    offsets, lengths, sources = where
+    n_players = seats.group_by("_hx").agg((~pl.col("sitting_out")).sum().cast(pl.Int32).alias("n_players"))
     pos = pl.DataFrame(
         {"_hx": range(n), "byte_offset": offsets, "byte_length": lengths, "source_file": sources},
         schema={"_hx": pl.Int64, "byte_offset": pl.Int64, "byte_length": pl.Int64, "source_file": pl.String},
     )
     hands = (
-        kept(head).join(firsts, on="_hx", how="left").join(hero, on="_hx", how="left")
+        head.join(firsts, on="_hx", how="left").join(hero, on="_hx", how="left")
         .join(operator, on="_hx", how="left")
         .join(tot.select("_hx", "site_total_pot", "site_rake"), on="_hx", how="left")
         .join(n_players, on="_hx", how="left").join(pos, on="_hx", how="left")
@@ -837,17 +973,12 @@ def parse_chunk(
             "byte_offset", "byte_length",
         )
     )  # fmt: skip
+    return hands
+
+
+def _tables(hands: pl.DataFrame, children: dict[str, pl.DataFrame], n: int) -> dict[str, pl.DataFrame]:
+    """Every table typed as the warehouse stores it, each row keyed by its hand's id."""
     ids = hands.select("_hx", "hand_id")
-    children = {
-        "seats": kept(seats).select(
-            "_hx", "seat_no", "player", "stack", "sitting_out", pl.lit(None, pl.Int64).alias("final_stack")
-        ),
-        "actions": actions,
-        "hole_cards": kept(holes),
-        "boards": boards,
-        "pots": pots,
-        "awards": awards,
-    }  # fmt: skip
     hand_cols = [pl.col(c).cast(d) if c in hands.columns else pl.lit(None, d).alias(c)  # stud/draw-only columns
                  for c, d in TABLE_SCHEMAS["hands"].items()]
     tables = {"hands": hands.select("_hx", *hand_cols)}
@@ -861,4 +992,4 @@ def parse_chunk(
     for name, schema in TABLE_SCHEMAS.items():  # tables only stud/draw hands fill (the fast path reads none)
         if name not in tables:
             tables[name] = pl.DataFrame(schema={"_hx": pl.Int64, **schema})
-    return FastChunk(tables, sorted(fallback.to_list()), hands.height)
+    return tables
