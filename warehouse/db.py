@@ -43,9 +43,11 @@ def memory_limit(default: str) -> str:
 def open_duckdb(path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """``duckdb.connect`` with the deployment's settings (``duckdb_config``) and no progress bar.
 
-    Why no bar: DuckDB draws one on standard output for any query over two seconds, and in a night's
-    logs (Dagster's, the workers') that is hundreds of carriage-return lines between the records an
-    engineer reads. It is a session setting, so it is set on the connection, not in its config."""
+    Why no bar: where Python looks interactive to DuckDB (``python -c``, and the forkserver or spawn
+    children Dagster's multiprocess executor runs steps in) it draws one on standard output for any
+    query over two seconds, and in a night's logs that is hundreds of carriage-return lines between
+    the records an engineer reads. It is a session setting, so it is set on the connection, not in
+    its config."""
     con = duckdb.connect(str(path), read_only=read_only, config=duckdb_config())
     con.execute("SET enable_progress_bar = false")
     return con
