@@ -84,7 +84,7 @@ _STREET_NO = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "showdown": 4}
 
 #: hand indexes (``_hx``) a stage could not read exactly: those hands go to the exact parser
 Bad = list[pl.Series]
-#: three frames a stage returns together
+#: three frames a stage returns together (each stage's docstring names them, in order)
 Frames3 = tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]
 
 
@@ -290,8 +290,8 @@ def parse_chunk(
     """Frames for a list of hand texts (each starting at its header line), from one source file
     or one per hand.
 
-    Each stage below reads one part of the hands and appends to ``bad`` the hands it cannot read
-    exactly; those hands are left to the parser (``fallback``) and dropped from every table."""
+    The stages below each read one part of the hands; those that take ``bad`` append to it the hands
+    they cannot read exactly, which are left to the parser (``fallback``) and dropped from every table."""
     sources = [source_file] * len(texts) if isinstance(source_file, str) else source_file
     n = len(texts)
     if n == 0:
@@ -626,7 +626,7 @@ def _named(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.Data
 
 
 def _uncalled(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
-    """"Uncalled bet (A) returned to NAME" lines."""
+    """The "Uncalled bet (A) returned to NAME" lines."""
     t = pl.col("t")
     ug = t.str.extract_groups(r"^Uncalled bet \((.*?)\) returned to (.*)$")
     unc = _with_money(
@@ -639,7 +639,7 @@ def _uncalled(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.D
 
 
 def _cash_outs(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
-    """"X cashed out the hand for P | Cash Out Fee F" lines: cash_out P at showdown."""
+    """The "X cashed out the hand for P | Cash Out Fee F" lines: cash_out P at showdown."""
     t = pl.col("t")
     co = t.str.splitn(" cashed out the hand for ", 2)
     cash = (
@@ -655,7 +655,7 @@ def _cash_outs(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.
 
 
 def _dealt(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
-    """"Dealt to NAME [cards]" lines that show cards."""
+    """The "Dealt to NAME [cards]" lines that show cards."""
     t = pl.col("t")
     dg = t.str.extract_groups(r"^Dealt to (.*) \[(.*)$")
     dealt = action_part.filter(pl.col("lk") == "dealt").with_columns(
@@ -672,7 +672,7 @@ def _dealt(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.Data
 
 
 def _collected(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.DataFrame:
-    """"NAME collected A from POT" lines, with the pot's number."""
+    """The "NAME collected A from POT" lines, with the pot's number."""
     t = pl.col("t")
     coll = action_part.filter(pl.col("lk") == "collect").with_columns(
         t.str.splitn(" collected ", 2).alias("a"), t.str.count_matches(" collected ", literal=True).alias("n")
@@ -695,7 +695,6 @@ def _collected(action_part: pl.DataFrame, lookup: pl.DataFrame, bad: Bad) -> pl.
             pl.col("seated").is_null() | pl.col("amount").is_null() | pl.col("pot_no").is_null() | (pl.col("n") != 1)
         ).get_column("_hx")
     )  # fmt: skip
-
     return coll
 
 

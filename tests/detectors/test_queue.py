@@ -140,7 +140,6 @@ def test_same_warehouse_same_queue(warehouse: Path, mode: str) -> None:
     assert a == b
 
 
-
 def test_resources_of_a_run_do_not_change_its_flags(warehouse: Path) -> None:
     """A worker bounded to a smaller memory and one thread finds the very same flags (every column
     but the run's id and time, params included), and only the run record says how it was resourced:
@@ -158,6 +157,7 @@ def test_resources_of_a_run_do_not_change_its_flags(warehouse: Path) -> None:
     assert flags[0], "no flags: the comparison would be vacuous"
     assert flags[0] == flags[1]
     assert (runs[0]["memory_limit"], runs[1]["memory_limit"], runs[1]["threads"]) == ("4GB", "3GB", 1)
+
 
 def test_queue_is_the_budget_and_scores_list_every_pair(warehouse: Path) -> None:
     summary = detect(warehouse, Params(mode="operator", budget_share=0.05, budget_min=3))
