@@ -93,7 +93,7 @@ def usable(pairs: Sequence[tuple[Path, str]], mode: str) -> bool:
     for partial, part_token in pairs:
         if not partial.exists():
             return False
-        con = duckdb.connect(str(partial), read_only=True)
+        con = open_duckdb(partial, read_only=True)
         try:
             row = con.execute("SELECT version, mode, part_token FROM meta").fetchone()
         except duckdb.Error:
