@@ -91,6 +91,9 @@ stop_all() {
         as_pg "$(pg_bin)/pg_ctl" -D "$RUN/pg" -m fast -w stop >/dev/null 2>&1 || true
         PG_STARTED=""
     fi
+    # what the services left behind: Dagster follows each step's log with `tail -F <run folder>/...`,
+    # and the follower of a step whose worker was SIGKILLed outlives it (one stayed after a CI run)
+    [ -n "${RUN:-}" ] && pkill -KILL -f -- "$RUN/" 2>/dev/null || true
 }
 cleanup() {
     local rc=$?
