@@ -191,6 +191,13 @@ def _books(hands: pa.Table, rulebook: str | None, pmap: ProfileMap) -> tuple[lis
     return names, per_uniq[np.asarray(inverse, np.int64).reshape(-1)]
 
 
+#: the kernel's output rows by the names ``_states_table`` reads
+_INT_STATES = {"street": K.O_STREET, "ring": K.O_RING, "n": K.O_N, "raise_to": K.O_RAISE_TO, "to_call": K.O_TO_CALL,
+               "B": K.O_B, "min": K.O_MIN, "max": K.O_MAX, "F": K.O_F, "pot": K.O_POT, "pta": K.O_PTA,
+               "stack": K.O_STACK, "mine": K.O_MINE, "facing": K.O_FACING, "seat": K.O_SEAT}
+_BOOL_STATES = {"can_raise": K.O_CAN_RAISE, "reopened": K.O_REOPENED, "allin": K.O_ALLIN}
+
+
 def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: ProfileMap) -> Window:
     """Kernel pass over hand numbers lo..hi-1 of a prepared window."""
     a, b = lo - wa.wlo, hi - wa.wlo
@@ -210,31 +217,23 @@ def run_window(wa: WindowArrays, lo: int, hi: int, rulebook: str | None, pmap: P
         flags = np.where(wa.pot_rake[a:b], flags | F_RECORD, flags)
     hnum = [x[a:b] for x in wa.hnum]
     na = len(acol[0])
-    i64 = [np.empty(na, np.int64) for _ in range(15)]
-    o_can, o_reopened, o_allin = (np.empty(na, np.bool_) for _ in range(3))
-    o_hix = np.empty(na, np.int32)
+    o_int = np.empty((K.O_INT_ROWS, na), np.int64)  # one row per state column (rules.kernel.O_*)
+    o_bool = np.empty((K.O_BOOL_ROWS, na), np.bool_)
     o_w = np.zeros(1, np.int64)
     bail = np.zeros(b - a, np.int8)  # per hand: 0 (the kernel decided it) or its bail reason
-    o_row, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_F, o_pot, o_pta, o_stack, o_mine, \
-        o_facing = i64
-    o_seat = np.empty(na, np.int64)
     args: list[Any] = [
         a_off, s_off, h_off, b_off, w_off, flags, *hnum, prof_of, params, int(MAX_IMPLIED_RAKE_PCT),
-        *acol, *scol, *hcol, *bcol, *wcol,
-        o_row, o_street, o_ring, o_n, o_raise_to, o_to_call, o_B, o_min, o_max, o_can, o_F, o_reopened, o_pot, o_pta,
-        o_stack, o_mine, o_facing, o_allin, o_seat, o_hix, o_w, bail,
+        *acol, *scol, *hcol, *bcol, *wcol, o_int, o_bool, o_w, bail,
     ]  # fmt: skip
-    for j in range(len(args) - 22):  # inputs as read-only views: one numba signature whatever Arrow
+    for j in range(len(args) - 4):  # inputs as read-only views: one numba signature whatever Arrow
         if isinstance(args[j], np.ndarray):  # handed out (zero-copy buffers are read-only, copies not)
             args[j] = args[j].view()
             args[j].flags.writeable = False
     K.check_window(*args)
-    m = int(o_w[0])  # the kernel wrote its kept rows compacted: views, no gather per column
-    rows, hix = o_row[:m], o_hix[:m]
-    o = {"street": o_street, "ring": o_ring, "n": o_n, "raise_to": o_raise_to, "to_call": o_to_call, "B": o_B,
-         "min": o_min, "max": o_max, "can_raise": o_can, "F": o_F, "reopened": o_reopened, "pot": o_pot, "pta": o_pta,
-         "stack": o_stack, "mine": o_mine, "facing": o_facing, "allin": o_allin, "seat": o_seat}  # fmt: skip
-    o = {k: v[:m] for k, v in o.items()}
+    m = int(o_w[0])  # the kernel wrote its kept columns compacted: row views, no gather per column
+    rows, hix = o_int[K.O_ROW, :m], o_int[K.O_HIX, :m]
+    o: dict[str, np.ndarray] = {name: o_int[row, :m] for name, row in _INT_STATES.items()}
+    o.update({name: o_bool[row, :m] for name, row in _BOOL_STATES.items()})
     r0 = int(wa.seats.off[a])
     players = wa.seat_player.slice(r0, int(wa.seats.off[b]) - r0)
     states = _states_table(hands, acol, players, names, prof_of, rows, hix, o)
