@@ -1,16 +1,19 @@
 """The replay engine: walk one hand's actions and record, for every decision, the state the player faced.
 
-Why one loop over plain lists: the state machine of rules_matrix.md §3.1 (current bet B, full
-increment F, the level each player last acted at) is cheap integer work, so a hand replays in a few
-microseconds when the per-player state lives in parallel lists indexed by ring position. The
-betting checks (minimum raise, reopening, undercalls, order of action, pot-limit maximum, limit cap)
-run inside the same loop because they need exactly that state; hand-level checks (blinds, pots,
-showdown, deck, rake, run it twice) run after it on the replay's result (``rules.handchecks``).
+Why plain lists: the state machine of rules_matrix.md §3.1 (current bet B, full increment F, the
+level each player last acted at) is cheap integer work, so a hand replays in a few microseconds when
+the per-player state lives in parallel lists indexed by ring position (held by one ``_Betting`` object
+per hand, with a method for each job: the set-up, a new round, the posts, a return, a decision, the
+end of the hand). The betting checks (minimum raise, reopening, undercalls, order of action, pot-limit
+maximum, limit cap) run in the same walk because they need exactly that state; hand-level checks
+(blinds, pots, showdown, deck, rake, run it twice) run after it on the replay's result
+(``rules.handchecks``).
 
 Mirrored by the numba kernel (``rules.kernel._one_hand``, same state machine, same integers), section
 by section: ``ring_order`` / ``ring_positions`` / ``sat_out`` by "the ring"; the blind levels and the
-start of the loop by "blinds"; the loop body (``next_to_act``, reopening, min/max, the betting
-findings) by "a decision". Every finding this module emits must have a kernel screen in
+start of the walk (``_Betting``'s set-up, the posts) by "blinds"; a decision (``next_to_act``,
+``_Betting.decide`` and its helpers: reopening, min/max, the betting findings) by "a decision". Every
+finding this module emits must have a kernel screen in
 ``rules.screens.RULE_SCREENS`` (the bail reason that sends such a hand here; tests/rules/test_screens.py).
 """
 
@@ -232,106 +235,242 @@ def _bb_second(hand: Hand, ring: list[str]) -> bool:
 def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
     """Replay one hand under one profile: per-decision states plus the betting findings.
 
-    Speed (issue 3): the action tuple is unpacked once, kinds are compared by identity, the
-    "who is due" and "who still owes an action" scans are inlined loops over the ring, and the
-    state rows are built with ``tuple.__new__``. These rewrites were proved finding-for-finding
-    equal to the earlier engine by an equivalence harness (retired with its frozen copy after
-    commit b862bd4; restore both from history for the next round of speed work).
+    Why this shape: the loop only routes each action to the ``_Betting`` method for its kind; the state
+    machine and its checks live there, one job a method. Speed (issue 3): the action tuple is unpacked
+    once, kinds are compared by identity, the hot methods bind the state they read to locals, and the
+    state rows are built with ``tuple.__new__``. The split from one loop was proved state-for-state and
+    finding-for-finding equal to the single loop (commit 181c881) on every shared hand under every profile.
     """
-    hid = hand.hand_id
-    actions = hand.actions
     may_flip = ring is None  # seats numbered counter-clockwise are found at the small blind's post
     if ring is None:
         ring = clockwise(hand)
-    n = len(ring)
-    rng = range(n)
-    idx = {p: i for i, p in enumerate(ring)}
-    out_of_hand = sat_out(hand, ring) if any(map(_SITTING_OUT, hand.seats)) else []
-    if out_of_hand:
-        positions = ring_positions(hand, ring, out_of_hand)
-    elif n == 2 and hand.button_seat is not None and _dead_button(hand, ring):
-        positions = ["SB", "BB"]
-    else:
-        positions = position_labels(n)
-    stack_of = {s.player: s.stack for s in hand.seats}
-    stacks = [stack_of.get(p, 0) for p in ring]
-    behind = stacks[:]
-    contributed = [0] * n
-    street_bet = [0] * n
-    folded = [False] * n
-    dead = [0] * n
-    for q in out_of_hand:
-        folded[q] = True
-    allin = [False] * n
-    # PokerStars CAP games: a player who reaches the cap is treated as all-in (the parser writes the
-    # site's "has reached the $X cap" as Action.all_in) though chips remain behind; an uncalled
-    # return does not undo it
-    cap_game = hand.betting == "CAP"
-    capped = [False] * n
-    level = [_NONE] * n  # B when the player last acted on this street
-    acted_ctr = [0] * n  # reopen counter when the player last acted on this street
-    states: list[ActionState] = []
-    emit = states.append
-    new_state = tuple.__new__
-    out: list[Finding] = []
-    add = out.append
-    cite = prof.cite
-    betting = hand.betting
-    limit = betting == "FL"
-    pot_limit = betting == "PL"
-    r003 = prof.family == "r003"
-    cumulative = prof.cumulative_short_allins
-    online = prof.key == "ONLINE"
-    soft = prof.software_dealt
-    cap = prof.limit_raise_cap
-    cap_headsup = prof.limit_cap_headsup
-    # T09 art. 34: the house sets the limit cap, so a long round is the floor's to judge (REVIEW)
-    review_cap = prof.limit_cap_review_at if prof.limit_cap_source == "house_value" else 0
+    bet = _Betting(hand, prof, ring)
+    idx = bet.idx
+    for a in hand.actions:
+        seq, a_street, player, kind, _amount, _rt, _ai, c, _cards, _at, _left_table = a
+        i = idx.get(player, -1)
+        if i < 0:
+            continue
+        if a_street is not bet.street and a_street is not _SHOWDOWN and kind not in _DEAD_POST:
+            bet.new_round(seq, i, a_street)
+        if kind is _K_FOLD or kind is _K_CHECK or kind is _K_CALL or kind is _K_BET or kind is _K_RAISE:
+            bet.decide(a, i, seq, player, kind, c)
+        elif kind is _K_SB or kind is _K_BB or kind is _K_STRADDLE:
+            down = bet.post_live_blind(a, i, may_flip)
+            if down is not None:
+                return replay(hand, prof, down)
+        elif kind in _DEAD_POST:
+            bet.post_dead(i, kind, c)
+        elif kind is _K_RETURN:
+            bet.uncalled_return(a, i)
+        # else: show, muck, cash-out: no betting state
+    return bet.finish()
 
-    posted_bb = [a.contribution for a in actions if a.kind is _K_BB]
-    bb = hand.bb or (max(posted_bb) if posted_bb else 0)
-    small_bet = bb
-    if limit:
-        full_bbs = [c for c in posted_bb if c > 0]
-        small_bet = max(full_bbs) if full_bbs else bb
-    bb_player = -1
-    sb_player = -1
-    button_blind = n > 2 and hand.variant == "shortdeck"  # the button posts the only blind
-    bb_ref = n - 1 if n == 2 else -1  # the big blind is the first BB poster clockwise from here
 
-    last_post_seq = max((a.seq for a in actions if a.kind in _LIVE_POST), default=-1)
-    street = _PREFLOP
-    B = 0  # current bet (street total to match)
-    call_basis = 0  # R003 «BET MÍNIMO»: what a caller must match after a sub-BB opening all-in
-    F = bb  # full increment
-    reopen_ctr = 0
-    bets_in_round = 0  # limit games: bets + raises this round (the blind counts as the first bet)
-    full_level = 0  # limit games: the street total of the last full bet (a short all-in leaves it below B)
-    big_bet = 2 * small_bet  # limit games: the turn and river bet (888 writes $0.12/$0.25: see below)
-    last_aggr = -1
-    pot = hand.site_added or 0  # money the site added (Cash Drop, STP) is in the pot from the deal
-    expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
-    straddle_anchor = -1
-    mississippi = False
-    stray_seq, stray_who = -1, ""  # online: the first action the export writes for a folded player
-    straddler = -1  # ring index of the last straddle post: who holds the live option (STRADDLE.LIVE_OPTION)
-    straddle_F = 0  # F right after the straddles (each straddle a live blind)
-    straddle_alt_F = 0  # F were the straddles raises rather than blinds (the books that do not say)
-    short_ctr = 0  # short all-ins this street (TDA family, no limit): ALLIN.CUMULATIVE_REOPEN
-    acted_short = [0] * n  # short_ctr when the player last acted on this street
-    last_short_inc = 0  # the street's last bet/raise, when it was a short all-in: its increment
-    r003_allin = 0  # R003: the street's last bet/raise was an all-in short of double: 1 counted (150%), 2 not
-    r003_counted_B = 0  # R003: the street total of the last bet that counted as a raise
-    # live: after an out-of-turn action the skipped player is due next (the action returns to them);
-    # if the record goes on with someone else, the order continues from the out-of-turn player
-    oot_skip = -1
-    oot_alt = -2
-    decided = False  # a voluntary decision (other than a sit-out fold) has been taken
+_new_row = tuple.__new__  # a state row without NamedTuple.__new__'s Python-level call
 
-    kept: list[dict[int, int]] = []  # kept_in_hand, computed on the first skipped turn
 
-    def next_to_act(after: int) -> int:
+class _Betting:
+    """One hand's betting while ``replay`` walks its actions: the ring, the per-player lists (indexed by
+    ring position) and the street's state machine (rules_matrix.md §3.1: current bet B, full increment F,
+    the level each player last acted at), with the betting checks that need exactly that state.
+
+    Why slots: every action reads and writes this state, and slot attributes are the cheapest Python
+    attributes; the hot methods still bind what they use to locals first.
+    """
+
+    __slots__ = (
+        "B", "F", "acted_ctr", "acted_short", "allin", "bb", "bb_player", "bb_ref", "behind",
+        "bets_in_round", "big_bet", "button_blind", "call_basis", "cap", "cap_game", "cap_headsup", "capped",
+        "contributed", "cumulative", "dead", "decided", "expected", "folded", "full_level", "hand", "hid", "idx",
+        "kept", "last_aggr", "last_post_seq", "last_short_inc", "level", "limit", "mississippi", "n", "online",
+        "oot_alt", "oot_skip", "out", "positions", "pot", "pot_limit", "prof", "r003", "r003_allin",
+        "r003_counted_B", "reopen_ctr", "review_cap", "ring", "rng", "sb_player", "short_ctr", "small_bet", "soft",
+        "stacks", "states", "straddle_F", "straddle_alt_F", "straddle_anchor", "straddler", "stray_seq",
+        "stray_who", "street", "street_bet",
+    )
+
+    # the hand and its ring
+    hand: Hand
+    prof: Profile
+    hid: str
+    ring: list[str]  # active players clockwise from the first seat left of the button
+    n: int
+    rng: range
+    idx: dict[str, int]  # player -> ring index
+    positions: list[str]
+    stacks: list[int]  # starting stacks
+    # per ring index
+    behind: list[int]  # chips behind now
+    contributed: list[int]  # net of uncalled returns
+    street_bet: list[int]  # street total
+    folded: list[bool]
+    dead: list[int]  # BB antes and dead blinds (main-pot money, not a betting level)
+    allin: list[bool]
+    capped: list[bool]  # PokerStars CAP games: reached the cap (all-in with chips behind)
+    level: list[int]  # B when the player last acted on this street (_NONE: has not acted)
+    acted_ctr: list[int]  # reopen_ctr when the player last acted on this street
+    acted_short: list[int]  # short_ctr when the player last acted on this street
+    # what the replay produces
+    states: list[ActionState]
+    out: list[Finding]
+    kept: list[dict[int, int]]  # kept_in_hand, computed on the first skipped turn
+    # the rulebook and the game
+    cap_game: bool
+    limit: bool
+    pot_limit: bool
+    r003: bool
+    cumulative: bool
+    online: bool
+    soft: bool
+    cap: int | None  # limit games: the book's cap on bets + raises per round (None: no cap)
+    cap_headsup: bool
+    review_cap: int
+    # the blinds
+    bb: int
+    small_bet: int
+    big_bet: int
+    bb_player: int
+    sb_player: int
+    button_blind: bool
+    bb_ref: int
+    last_post_seq: int
+    # the betting round and the order of action
+    street: Street
+    B: int
+    call_basis: int
+    F: int
+    reopen_ctr: int
+    bets_in_round: int
+    full_level: int
+    last_aggr: int
+    pot: int
+    expected: int
+    straddle_anchor: int
+    mississippi: bool
+    stray_seq: int
+    stray_who: str
+    straddler: int
+    straddle_F: int
+    straddle_alt_F: int
+    short_ctr: int
+    last_short_inc: int
+    r003_allin: int
+    r003_counted_B: int
+    oot_skip: int
+    oot_alt: int
+    decided: bool
+
+    def __init__(self, hand: Hand, prof: Profile, ring: list[str]) -> None:
+        """The hand set up before its first action: ring, stacks, the rulebook's switches, the blinds."""
+        self.hand, self.prof, self.hid = hand, prof, hand.hand_id
+        self._seat(hand, ring)
+        self._read_rulebook(prof, hand.betting)
+        self._blind_levels(hand)
+        self._start_betting(hand)
+
+    def _seat(self, hand: Hand, ring: list[str]) -> None:
+        """The ring's positions and stacks, and the per-player lists (seats sitting out start folded)."""
+        n = len(ring)
+        self.ring, self.n, self.rng = ring, n, range(n)
+        self.idx = {p: i for i, p in enumerate(ring)}
+        out_of_hand = sat_out(hand, ring) if any(map(_SITTING_OUT, hand.seats)) else []
+        if out_of_hand:
+            self.positions = ring_positions(hand, ring, out_of_hand)
+        elif n == 2 and hand.button_seat is not None and _dead_button(hand, ring):
+            self.positions = ["SB", "BB"]
+        else:
+            self.positions = position_labels(n)
+        stack_of = {s.player: s.stack for s in hand.seats}
+        self.stacks = stacks = [stack_of.get(p, 0) for p in ring]
+        self.behind = stacks[:]
+        self.contributed = [0] * n
+        self.street_bet = [0] * n
+        self.folded = folded = [False] * n
+        self.dead = [0] * n
+        for q in out_of_hand:
+            folded[q] = True
+        self.allin = [False] * n
+        # PokerStars CAP games: a player who reaches the cap is treated as all-in (the parser writes the
+        # site's "has reached the $X cap" as Action.all_in) though chips remain behind; an uncalled
+        # return does not undo it
+        self.cap_game = hand.betting == "CAP"
+        self.capped = [False] * n
+        self.level = [_NONE] * n
+        self.acted_ctr = [0] * n
+        self.acted_short = [0] * n
+        self.states = []
+        self.out = []
+        self.kept = []
+
+    def _read_rulebook(self, prof: Profile, betting: str) -> None:
+        """The game's betting structure and the rulebook's switches the betting checks read."""
+        self.limit = betting == "FL"
+        self.pot_limit = betting == "PL"
+        self.r003 = prof.family == "r003"
+        self.cumulative = prof.cumulative_short_allins
+        self.online = prof.key == "ONLINE"
+        self.soft = prof.software_dealt
+        self.cap = prof.limit_raise_cap
+        self.cap_headsup = prof.limit_cap_headsup
+        # T09 art. 34: the house sets the limit cap, so a long round is the floor's to judge (REVIEW)
+        self.review_cap = prof.limit_cap_review_at if prof.limit_cap_source == "house_value" else 0
+
+    def _blind_levels(self, hand: Hand) -> None:
+        """The big blind (the written one, else the largest posted), the limit bet sizes, and where the
+        blinds are looked for."""
+        actions = hand.actions
+        n = self.n
+        posted_bb = [a.contribution for a in actions if a.kind is _K_BB]
+        bb = hand.bb or (max(posted_bb) if posted_bb else 0)
+        small_bet = bb
+        if self.limit:
+            full_bbs = [c for c in posted_bb if c > 0]
+            small_bet = max(full_bbs) if full_bbs else bb
+        self.bb, self.small_bet = bb, small_bet
+        self.big_bet = 2 * small_bet  # limit games: the turn and river bet (888 writes $0.12/$0.25: see below)
+        self.bb_player = -1
+        self.sb_player = -1
+        self.button_blind = n > 2 and hand.variant == "shortdeck"  # the button posts the only blind
+        self.bb_ref = n - 1 if n == 2 else -1  # the big blind is the first BB poster clockwise from here
+        self.last_post_seq = max((a.seq for a in actions if a.kind in _LIVE_POST), default=-1)
+
+    def _start_betting(self, hand: Hand) -> None:
+        """The state machine before the first action: preflop, nothing bet, F one big blind."""
+        self.street = _PREFLOP
+        self.B = 0  # current bet (street total to match)
+        self.call_basis = 0  # R003 «BET MÍNIMO»: what a caller must match after a sub-BB opening all-in
+        self.F = self.bb  # full increment
+        self.reopen_ctr = 0
+        self.bets_in_round = 0  # limit games: bets + raises this round (the blind counts as the first bet)
+        self.full_level = 0  # limit games: the street total of the last full bet (a short all-in leaves it below B)
+        self.last_aggr = -1
+        self.pot = hand.site_added or 0  # money the site added (Cash Drop, STP) is in the pot from the deal
+        self.expected = -2  # ring index of the player due to act; -2: not yet known; -1: nobody
+        self.straddle_anchor = -1
+        self.mississippi = False
+        self.stray_seq, self.stray_who = -1, ""  # online: the first action the export writes for a folded player
+        self.straddler = -1  # ring index of the last straddle post: who holds the live option (STRADDLE.LIVE_OPTION)
+        self.straddle_F = 0  # F right after the straddles (each straddle a live blind)
+        self.straddle_alt_F = 0  # F were the straddles raises rather than blinds (the books that do not say)
+        self.short_ctr = 0  # short all-ins this street (TDA family, no limit): ALLIN.CUMULATIVE_REOPEN
+        self.last_short_inc = 0  # the street's last bet/raise, when it was a short all-in: its increment
+        self.r003_allin = 0  # R003: the street's last bet/raise was an all-in short of double: 1 counted (150%), 2 not
+        self.r003_counted_B = 0  # R003: the street total of the last bet that counted as a raise
+        # live: after an out-of-turn action the skipped player is due next (the action returns to them);
+        # if the record goes on with someone else, the order continues from the out-of-turn player
+        self.oot_skip = -1
+        self.oot_alt = -2
+        self.decided = False  # a voluntary decision (other than a sit-out fold) has been taken
+
+    # ---- the ring: who is due ------------------------------------------------------------------
+
+    def next_to_act(self, after: int) -> int:
+        """The first player clockwise after ``after`` who still owes an action on this street (-1: nobody)."""
+        B, call_basis = self.B, self.call_basis
         target = B if call_basis < B else call_basis
+        folded, allin, level, street_bet = self.folded, self.allin, self.level, self.street_bet
+        n, rng = self.n, self.rng
         live_free = 0
         for q in rng:
             if not folded[q] and not allin[q]:
@@ -347,249 +486,214 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
                 return q
         return -1
 
-    for a in actions:
-        seq, a_street, player, kind, amount, _rt, _ai, c, _cards, _at, left_table = a
-        i = idx.get(player, -1)
-        if i < 0:
-            continue
-        if a_street is not street and a_street is not _SHOWDOWN and kind not in _DEAD_POST:
-            # a new betting round
-            if expected >= 0 and online and not allin[i] and not folded[i] and behind[i] > 0:
-                expected = _disconnected(
-                    hand, prof, idx, kept, expected, seq, ring, allin, folded, contributed, next_to_act, out
-                )
-            if expected >= 0 and not all(folded[q] or q == expected for q in rng):
-                if (
-                    street is _PREFLOP and expected == straddler and level[straddler] == _NONE
-                    and street_bet[straddler] >= B
-                ):
-                    add(_straddle_option(hand, prof, seq, ring[straddler], str(a_street)))
-                else:
-                    add(_skipped(hand, prof, seq, ring[expected], str(street), str(a_street)))
-            street = a_street
-            for q in rng:
-                street_bet[q] = 0
-                level[q] = _NONE
-                acted_ctr[q] = 0
-            B = call_basis = 0
-            reopen_ctr = 0
-            short_ctr = last_short_inc = r003_allin = r003_counted_B = 0
-            for q in rng:
-                acted_short[q] = 0
-            bets_in_round = 0
-            full_level = 0
-            last_aggr = -1
-            F = big_bet if limit and street in (Street.TURN, Street.RIVER) else (small_bet if limit else bb)
-            expected = next_to_act(n - 1)
-            oot_skip = -1
-        if kind is _K_FOLD or kind is _K_CHECK or kind is _K_CALL or kind is _K_BET or kind is _K_RAISE:
-            pass
-        elif kind is _K_SB or kind is _K_BB or kind is _K_STRADDLE:
-            behind[i] -= c
-            contributed[i] += c
-            pot += c
-            street_bet[i] += c
-            if behind[i] <= 0:
-                allin[i] = True
-            if kind is _K_BB:
-                if bb_player < 0:
-                    bb_player = i
-                    straddle_anchor = i
-                elif straddle_anchor == bb_player and bb_ref >= 0:
-                    # several live big blinds (a returning player posts one out of position): the
-                    # big blind is the first of them clockwise from the small blind (heads-up with
-                    # no small blind posted, from the button), and the action starts left of it
-                    d_new = (i - bb_ref) % n or n
-                    if d_new < ((bb_player - bb_ref) % n or n):
-                        bb_player = straddle_anchor = i
-                B = max(B, street_bet[i], bb)
-                bets_in_round = max(bets_in_round, 1)
-                full_level = r003_counted_B = B
-            elif kind is _K_SB:
-                if sb_player < 0:
-                    if i and may_flip and n > 2:
-                        down = counter_clockwise(hand)
-                        if down is not None:
-                            return replay(hand, prof, down)
-                    sb_player = bb_ref = i
-                B = max(B, street_bet[i])
-            else:  # straddle: a live blind that raises B and F
-                amount = amount if amount is not None else c
-                if button_blind and bb_player == n - 1:
-                    straddle_anchor = i  # GGPoker Short Deck: any seat straddles, its left opens
-                elif n > 2 and i == n - 1 and straddle_anchor != n - 2:
-                    mississippi = True
-                elif straddle_anchor >= 0 and i == (straddle_anchor + 1) % n:
-                    straddle_anchor = i
-                straddle_alt_F = max(straddle_alt_F, bb, street_bet[i] - B)
-                F = max(F, amount)
-                B = max(B, street_bet[i])
-                bets_in_round += 1
-                full_level = r003_counted_B = B
-                straddler, straddle_F = i, F
-            expected = -2
-            continue
-        elif kind in _DEAD_POST:
-            behind[i] -= c
-            contributed[i] += c
-            if kind is not _K_ANTE:
-                dead[i] += c
-            pot += c
-            if behind[i] <= 0:
-                allin[i] = True
-            continue
-        elif kind is _K_RETURN:
-            bets = sorted(street_bet, reverse=True)
-            excess = bets[0] - (bets[1] if n > 1 else 0) if street_bet[i] == bets[0] else 0
-            if -c != excess and a_street is not _SHOWDOWN and not (
-                -c > street_bet[i] and _dead_excess(-c, i, contributed, allin, folded)  # reaches a dead post
-            ):
-                add(
-                    Finding(
-                        hid,
-                        seq,
-                        "POT.UNCALLED_RETURN",
-                        ERROR,
-                        False,
-                        None,
-                        f"return {fmt(excess)}",
-                        f"returned {fmt(-c)}",
-                        f"{player} got {fmt(-c)} back as uncalled, but the unmatched part of the bet was"
-                        f" {fmt(excess)}: the uncalled excess goes back, nothing else."
-                        + prof.cite("POT.UNCALLED_RETURN"),
-                    )
-                )
-            behind[i] -= c
-            contributed[i] += c
-            street_bet[i] += c
-            pot += c
-            if behind[i] > 0 and not capped[i]:
-                allin[i] = False
-            continue
-        else:
-            continue  # show, muck, cash-out: no betting state
-
-        # ---- a decision: the state the player faced -------------------------------------------
-        if expected == -2:
-            if street is _PREFLOP:
-                if mississippi:
-                    start = n - 1  # button straddle: the small blind opens
-                else:
-                    start = straddle_anchor if straddle_anchor >= 0 else (1 if n > 2 else 0)
-                    if straddle_anchor < 0 and sb_player >= 0 and n > 2:
-                        start = sb_player  # no big blind posted: the seat after the small blind opens
-                expected = next_to_act(start)
+    def _first_due(self) -> int:
+        """Who opens the betting when the posts are in (preflop the straddle or the blinds set the opener)."""
+        n = self.n
+        if self.street is _PREFLOP:
+            if self.mississippi:
+                start = n - 1  # button straddle: the small blind opens
             else:
-                expected = next_to_act(n - 1)
-        if oot_skip >= 0:
-            if i != oot_skip:
-                expected = oot_alt
-            oot_skip = -1
-        sitout = False
-        left = False  # online: a fold out of turn (BetOnline writes a leaver's there), after which the turn stays
-        stale = behind[i] <= 0 and not capped[i]  # nothing behind the export's starting stack
-        skipped = -1  # live: the player an out-of-turn action skipped stays due (the action returns to them)
-        lvl_i = level[i]
-        if seq < last_post_seq or (
-            online and kind is _K_FOLD and street is _PREFLOP and not decided and expected != i and lvl_i == _NONE
-        ):
-            # a fold before the blinds are in, or (online, where software enforces the order) an
-            # out-of-turn fold before anyone has decided: the site folding a sitting-out seat at the deal
-            expected = -2
-            sitout = True
-        elif left_table and expected != i:
-            # the site folded a player who left the table (Action.left_table), where the export writes the
-            # leave: no decision taken in turn, so no order to judge, and the due player is still asked
-            left = True
-        elif expected != i and not (
-            # online, a player able to act (not a stray action) skipped a player who left it to the site
-            online
-            and not allin[i]
-            and not folded[i]
-            and behind[i] > 0
-            and (
-                expected := _disconnected(
-                    hand, prof, idx, kept, expected, seq, ring, allin, folded, contributed, next_to_act, out
-                )
+                anchor = self.straddle_anchor
+                start = anchor if anchor >= 0 else (1 if n > 2 else 0)
+                if anchor < 0 and self.sb_player >= 0 and n > 2:
+                    start = self.sb_player  # no big blind posted: the seat after the small blind opens
+            return self.next_to_act(start)
+        return self.next_to_act(n - 1)
+
+    # ---- a new betting round -------------------------------------------------------------------
+
+    def new_round(self, seq: int, i: int, street: Street) -> None:
+        """The action moved to a new street: check the old round closed in order, then reset the street."""
+        self._close_round(seq, i, street)
+        self._open_round(street)
+
+    def _close_round(self, seq: int, i: int, next_street: Street) -> None:
+        """ACTION.ORDER / STRADDLE.LIVE_OPTION: the round closed while a player was still due."""
+        expected = self.expected
+        allin, folded = self.allin, self.folded
+        if expected >= 0 and self.online and not allin[i] and not folded[i] and self.behind[i] > 0:
+            expected = _disconnected(
+                self.hand, self.prof, self.idx, self.kept, expected, seq, self.ring, allin, folded, self.contributed,
+                self.next_to_act, self.out,
             )
-            == i
-        ):
-            oot = _out_of_turn(hand, prof, a, ring[expected] if expected >= 0 else None, stale, stacks[i])
+        if expected >= 0 and not all(folded[q] or q == expected for q in self.rng):
+            straddler = self.straddler
             if (
-                straddler >= 0 and (straddle_anchor == straddler or mississippi)  # the straddle set the opener
-                and street is _PREFLOP and not decided and oot.severity != DATA
+                self.street is _PREFLOP and expected == straddler and self.level[straddler] == _NONE
+                and self.street_bet[straddler] >= self.B
             ):
-                oot = _straddle_order(hand, prof, oot, a, ring[expected] if expected >= 0 else None, mississippi)
-            if soft and folded[i] and oot.severity == ERROR and stray_seq < 0:
-                # online the software never asks a folded player: the export writes a stray action
-                stray_seq, stray_who = seq, player
-                oot = _stray(oot, player, kind)
-            add(oot)
-            if not soft:
-                skipped = expected
-            elif kind is _K_FOLD and expected >= 0:
-                left = True  # online a fold out of turn takes nobody's turn: the due player is still asked
+                self.out.append(_straddle_option(self.hand, self.prof, seq, self.ring[straddler], str(next_street)))
+            else:
+                self.out.append(
+                    _skipped(self.hand, self.prof, seq, self.ring[expected], str(self.street), str(next_street))
+                )
+
+    def _open_round(self, street: Street) -> None:
+        """Nothing bet on the new street: B and the street totals zero, F the street's bet size."""
+        self.street = street
+        street_bet, level, acted_ctr, acted_short = self.street_bet, self.level, self.acted_ctr, self.acted_short
+        for q in self.rng:
+            street_bet[q] = 0
+            level[q] = _NONE
+            acted_ctr[q] = 0
+            acted_short[q] = 0
+        self.B = self.call_basis = 0
+        self.reopen_ctr = 0
+        self.short_ctr = self.last_short_inc = self.r003_allin = self.r003_counted_B = 0
+        self.bets_in_round = 0
+        self.full_level = 0
+        self.last_aggr = -1
+        limit = self.limit
+        self.F = self.big_bet if limit and street in (Street.TURN, Street.RIVER) else (
+            self.small_bet if limit else self.bb
+        )
+        self.expected = self.next_to_act(self.n - 1)
+        self.oot_skip = -1
+
+    # ---- posts and returns ----------------------------------------------------------------------
+
+    def post_live_blind(self, a: Action, i: int, may_flip: bool) -> list[str] | None:
+        """A small blind, big blind or straddle: chips in, B (and for a straddle F) raised. Returns the
+        counter-clockwise ring when the small blind's seat shows the seats run downwards (replay again)."""
+        kind, c = a.kind, a.contribution
+        behind = self.behind
+        behind[i] -= c
+        self.contributed[i] += c
+        self.pot += c
+        self.street_bet[i] += c
+        if behind[i] <= 0:
+            self.allin[i] = True
+        if kind is _K_BB:
+            self._post_big_blind(i)
+        elif kind is _K_SB:
+            if self.sb_player < 0:
+                if i and may_flip and self.n > 2:
+                    down = counter_clockwise(self.hand)
+                    if down is not None:
+                        return down
+                self.sb_player = self.bb_ref = i
+            self.B = max(self.B, self.street_bet[i])
+        else:  # straddle: a live blind that raises B and F
+            self._post_straddle(i, a.amount if a.amount is not None else c)
+        self.expected = -2
+        return None
+
+    def _post_big_blind(self, i: int) -> None:
+        """A big blind: the first one (clockwise from the small blind) anchors the preflop order."""
+        bb_player = self.bb_player
+        if bb_player < 0:
+            self.bb_player = self.straddle_anchor = i
+        elif self.straddle_anchor == bb_player and self.bb_ref >= 0:
+            # several live big blinds (a returning player posts one out of position): the
+            # big blind is the first of them clockwise from the small blind (heads-up with
+            # no small blind posted, from the button), and the action starts left of it
+            n, bb_ref = self.n, self.bb_ref
+            d_new = (i - bb_ref) % n or n
+            if d_new < ((bb_player - bb_ref) % n or n):
+                self.bb_player = self.straddle_anchor = i
+        self.B = B = max(self.B, self.street_bet[i], self.bb)
+        self.bets_in_round = max(self.bets_in_round, 1)
+        self.full_level = self.r003_counted_B = B
+
+    def _post_straddle(self, i: int, amount: int) -> None:
+        """A straddle: a live blind that raises B and F, and moves the preflop opener left of it."""
+        n = self.n
+        if self.button_blind and self.bb_player == n - 1:
+            self.straddle_anchor = i  # GGPoker Short Deck: any seat straddles, its left opens
+        elif n > 2 and i == n - 1 and self.straddle_anchor != n - 2:
+            self.mississippi = True
+        elif self.straddle_anchor >= 0 and i == (self.straddle_anchor + 1) % n:
+            self.straddle_anchor = i
+        B = self.B
+        self.straddle_alt_F = max(self.straddle_alt_F, self.bb, self.street_bet[i] - B)
+        self.F = F = max(self.F, amount)
+        self.B = B = max(B, self.street_bet[i])
+        self.bets_in_round += 1
+        self.full_level = self.r003_counted_B = B
+        self.straddler, self.straddle_F = i, F
+
+    def post_dead(self, i: int, kind: Kind, c: int) -> None:
+        """An ante, BB ante or dead blind: pot money that sets no betting level."""
+        behind = self.behind
+        behind[i] -= c
+        self.contributed[i] += c
+        if kind is not _K_ANTE:
+            self.dead[i] += c
+        self.pot += c
+        if behind[i] <= 0:
+            self.allin[i] = True
+
+    def uncalled_return(self, a: Action, i: int) -> None:
+        """POT.UNCALLED_RETURN: only the unmatched part of the top bet goes back; then the chips come back."""
+        c, street_bet, n = a.contribution, self.street_bet, self.n
+        bets = sorted(street_bet, reverse=True)
+        excess = bets[0] - (bets[1] if n > 1 else 0) if street_bet[i] == bets[0] else 0
+        if -c != excess and a.street is not _SHOWDOWN and not (
+            -c > street_bet[i] and _dead_excess(-c, i, self.contributed, self.allin, self.folded)  # reaches a dead post
+        ):
+            self.out.append(_wrong_return(self.hand, self.prof, a, excess))
+        behind = self.behind
+        behind[i] -= c
+        self.contributed[i] += c
+        street_bet[i] += c
+        self.pot += c
+        if behind[i] > 0 and not self.capped[i]:
+            self.allin[i] = False
+
+    # ---- a decision: the state the player faced ----------------------------------------------------
+
+    def decide(self, a: Action, i: int, seq: int, player: str, kind: Kind, c: int) -> None:
+        """A fold, check, call, bet or raise (``a``, by player ``i``; its seq, player, kind and contribution
+        unpacked once by the caller): whose turn it was, the state the player faced (one state row: the amount
+        to match, reopening, who else owes an action, the minimum and maximum raise), the action's checks,
+        and the betting state after it.
+
+        Why one method for the common path: it runs for every decision, so what every decision needs is
+        computed here on locals; what only some need (out-of-turn play, limit sizes, odd calls, raises) is
+        in the helpers it calls.
+        """
+        if self.expected == i and self.oot_skip < 0 and seq > self.last_post_seq:
+            sitout, left, skipped = False, False, -1  # in turn: nothing to judge
+        else:
+            sitout, left, skipped = self._whose_turn(a, i, seq, kind)
+        street_bet, behind, level, folded, allin = self.street_bet, self.behind, self.level, self.folded, self.allin
         mine = street_bet[i]
         stack_before = behind[i]
+        B, call_basis, F = self.B, self.call_basis, self.F
         target = B if call_basis < B else call_basis
         owed = target - mine if target > mine else 0
         to_call = owed if owed < stack_before else stack_before
+        lvl_i = level[i]
         if lvl_i == _NONE:
             reopened = True
-        elif cumulative and not r003:
+        elif self.cumulative and not self.r003:
             # limit (TDA "Re-Opening the Bet" 47-B): facing half a full bet or more reopens
-            reopened = (2 * (B - lvl_i) if limit else B - lvl_i) >= F
+            reopened = (2 * (B - lvl_i) if self.limit else B - lvl_i) >= F
         else:
-            reopened = acted_ctr[i] < reopen_ctr
+            reopened = self.acted_ctr[i] < self.reopen_ctr
         # one pass over the others: anyone free to act (not folded, not all-in), and who still owes
         others_free = False
         players_to_act = 0
-        for q in rng:
+        for q in self.rng:
             if q != i and not folded[q] and not allin[q]:
                 others_free = True
                 if level[q] == _NONE or street_bet[q] < target:
                     players_to_act += 1
         can_raise = reopened and stack_before > to_call and others_free
-        cap_reached = False
-        if limit:
-            if (
-                kind is _K_BET
-                and not B
-                and F == big_bet == 2 * small_bet
-                and mine + c == big_bet + 1
-                and hand.unit_scale > 1
-                and c < stack_before
-                and (street is Street.TURN or street is Street.RIVER)
-            ):
-                # the small bet was written rounded down (888 "$0.12/$0.25": 12.5 units), so the
-                # big bet is one unit above twice it; the hand's own first big bet says so
-                big_bet = F = mine + c
-            size = F
-            if online and not r003 and full_level < B:
-                # online limit: a short all-in bet or raise may be completed, or completed and raised
-                min_to, max_to = full_level + size, full_level + 2 * size
-            else:
-                min_to = max_to = target + size if target else size
-            if review_cap and bets_in_round + 1 == review_cap and kind is _K_RAISE:
-                add(_house_cap(hand, prof, a, bets_in_round + 1, sum(1 for q in rng if not folded[q])))
-            if cap and bets_in_round >= cap:
-                live = 0
-                for q in rng:
-                    if not folded[q]:
-                        live += 1
-                if live > 2 or cap_headsup:
-                    cap_reached = True
-        else:
-            min_to = (2 * target if target else bb) if r003 else B + F if B else F
-            max_to = mine + stack_before
-            if pot_limit:
-                max_to = min(max_to, target + pot + owed)
         all_max = mine + stack_before
+        if self.limit:
+            min_to, max_to, cap_reached = self._limit_sizes(a, kind, c, mine, stack_before, target)
+        else:
+            cap_reached = False
+            min_to = (2 * target if target else self.bb) if self.r003 else B + F if B else F
+            max_to = all_max
+            if self.pot_limit:
+                max_to = min(max_to, target + self.pot + owed)
         min_to = min_to if min_to < all_max else all_max
         max_to = max_to if max_to < all_max else all_max
-        facing = ring[last_aggr] if last_aggr >= 0 else None
-        pot_before = pot
-        full_before = F
+        last_aggr = self.last_aggr
+        facing = self.ring[last_aggr] if last_aggr >= 0 else None
+        pot_before, full_before = self.pot, self.F
 
         # ---- apply and check ------------------------------------------------------------------
         raise_to: int | None = None
@@ -597,207 +701,349 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
             folded[i] = True
         elif kind is _K_CHECK:
             if owed > 0 and stack_before > 0:
-                add(
-                    Finding(
-                        hid,
-                        seq,
-                        "ACTION.ILLEGAL_CHECK",
-                        ERROR,
-                        False,
-                        None,
-                        f"call {fmt(to_call)} or fold",
-                        "check",
-                        f"{player} checked while facing {fmt(owed)} to call." + prof.cite("ACTION.ILLEGAL_CHECK"),
-                    )
-                )
+                self.out.append(_illegal_check(self.hand, self.prof, a, owed, to_call))
         elif kind is _K_CALL:
-            if online and _ai and not c and to_call and i in kept_in_hand(hand, idx):
-                # a call of nothing written all-in (iPoker): the site's disconnect protection
-                allin[i] = True
-                add(_disconnect(hand, prof, seq, player, contributed[i]))
-            elif c < to_call and c < stack_before:
-                add(
-                    _undercall(
-                        hand,
-                        prof,
-                        a,
-                        c,
-                        to_call,
-                        B=B,
-                        call_basis=call_basis,
-                        mine=mine,
-                        folded=folded,
-                        bets=bets_in_round,
-                    )
-                )
-            elif c > to_call:
-                add(
-                    Finding(
-                        hid,
-                        seq,
-                        "DATA.CALL_AMOUNT",
-                        DATA,
-                        False,
-                        None,
-                        f"call {fmt(to_call)}",
-                        f"call {fmt(c)}",
-                        f"Export inconsistency (call amount): {player}'s call is written as {fmt(c)} but the"
-                        f" export's own bets and stacks owe {fmt(to_call)}.",
-                    )
-                )
-        else:  # bet or raise
-            raise_to = mine + c
-            goes_allin = c >= stack_before
-            if raise_to <= B:
-                add(
-                    Finding(
-                        hid,
-                        seq,
-                        "DATA.RAISE_NOT_ABOVE_BET",
-                        DATA,
-                        False,
-                        None,
-                        f"raise above {fmt(B)}",
-                        f"{kind} to {fmt(raise_to)}",
-                        f"Export inconsistency (raise amount): {player}'s {kind} is written to {fmt(raise_to)}, not"
-                        f" above the current bet {fmt(B)} of the export's own amounts.",
-                    )
-                )
-            else:
-                if not reopened:
-                    add(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=lvl_i, to_call=to_call, limit=limit,
-                                      shorts=short_ctr - acted_short[i]))
-                elif cap_reached:
-                    add(
-                        Finding(
-                            hid,
-                            seq,
-                            "BET.LIMIT_RAISE_CAP",
-                            ERROR,
-                            False,
-                            None,
-                            f"at most {cap} bets per round",
-                            f"bet number {bets_in_round + 1}",
-                            f"{player} raised after the round was capped at {cap} bets."
-                            + cite("BET.LIMIT_RAISE_CAP"),
-                        )
-                    )
-                if reopened and raise_to < min_to and not goes_allin:
-                    alt_min = (
-                        B + straddle_alt_F
-                        if street is _PREFLOP and straddler >= 0 and straddle_F == F and not r003 and not limit
-                        else 0
-                    )
-                    out.extend(
-                        _below_min(hand, prof, a, raise_to, target, B=B, F=F, min_to=min_to, limit=limit,
-                                   short_inc=last_short_inc, r003_allin=r003_allin, r003_prev=r003_counted_B,
-                                   alt_min=alt_min)
-                    )
-                if raise_to > max_to and (pot_limit or limit):
-                    rule = "BET.POT_LIMIT_MAX" if pot_limit else "BET.LIMIT_SIZE"
-                    basis = "B + pot + call" if pot_limit else "the fixed bet size"
-                    add(
-                        Finding(
-                            hid,
-                            seq,
-                            rule,
-                            ERROR,
-                            False,
-                            None,
-                            f"raise to at most {fmt(max_to)} ({basis})",
-                            f"{kind} to {fmt(raise_to)}",
-                            f"{player}'s {kind} to {fmt(raise_to)} is above the maximum {fmt(max_to)}." + cite(rule),
-                        )
-                    )
-                # update the betting state (rules_matrix §3.1)
-                inc = raise_to - B
-                if r003:
-                    if B == 0:
-                        counted = raise_to >= bb or not goes_allin
-                        if goes_allin and raise_to < bb and prof.short_open_allin_call_basis == "bb":
-                            call_basis = bb
-                    else:
-                        counted = not goes_allin or raise_to * prof.allin_raise_den >= B * prof.allin_raise_num
-                    r003_allin = (1 if counted else 2) if B and goes_allin and raise_to < 2 * B else 0
-                    if counted:
-                        reopen_ctr += 1
-                        r003_counted_B = raise_to
-                        F = max(F, inc) if B else max(bb, raise_to)
-                elif limit:  # the bet size is fixed; an all-in of half a bet or more reopens (47-B)
-                    if 2 * inc >= F or not goes_allin:
-                        reopen_ctr += 1
-                    if raise_to - full_level >= F:
-                        full_level = raise_to
-                elif inc >= F or not goes_allin:
-                    F = max(F, inc)
-                    reopen_ctr += 1
-                    last_short_inc = 0
-                else:  # a short all-in: B rises, F stays (rules_matrix §3.1)
-                    short_ctr += 1
-                    last_short_inc = inc
-                B = raise_to
-                bets_in_round += 1
-                last_aggr = i
+            if c != to_call:  # a call of exactly the amount owed raises nothing
+                self._odd_call(a, i, mine, stack_before, to_call)
+        else:
+            raise_to = self._bet_or_raise(a, i, mine, stack_before, target, to_call, reopened, min_to, max_to,
+                                          cap_reached)
         if c:
             behind[i] -= c
-            contributed[i] += c
+            self.contributed[i] += c
             street_bet[i] += c
-            pot += c
+            self.pot += c
         if kind is not _K_FOLD and kind is not _K_CHECK:
             if behind[i] <= 0:
                 allin[i] = True
-            elif cap_game and _ai:
-                allin[i] = capped[i] = True
-        level[i] = B
-        acted_ctr[i] = reopen_ctr
-        acted_short[i] = short_ctr
-        emit(
-            new_state(
-                ActionState,
-                (
-                    hid,
-                    seq,
-                    player,
-                    _VALUE[street],
-                    positions[i],
-                    _VALUE[kind],
-                    c,
-                    raise_to,
-                    to_call,
-                    target,
-                    min_to if can_raise else None,
-                    max_to if can_raise else None,
-                    full_before,
-                    reopened,
-                    pot_before,
-                    players_to_act,
-                    stack_before,
-                    mine,
-                    facing,
-                    allin[i],
-                ),
-            )
-        )
+            elif self.cap_game and a.all_in:
+                allin[i] = self.capped[i] = True
+        level[i] = self.B
+        self.acted_ctr[i] = self.reopen_ctr
+        self.acted_short[i] = self.short_ctr
+        self.states.append(_new_row(ActionState, (
+            self.hid, seq, player, _VALUE[self.street], self.positions[i], _VALUE[kind], c, raise_to, to_call, target,
+            min_to if can_raise else None, max_to if can_raise else None, full_before, reopened, pot_before,
+            players_to_act, stack_before, mine, facing, allin[i],
+        )))
         if sitout:
-            expected = -2
+            self.expected = -2
         elif not left:
-            expected = next_to_act(i) if seq > last_post_seq else -2
+            expected = self.next_to_act(i) if seq > self.last_post_seq else -2
             if skipped >= 0 and expected >= 0 and not folded[skipped] and not allin[skipped]:
-                oot_skip, oot_alt, expected = skipped, expected, skipped
-            decided = True
+                self.oot_skip, self.oot_alt, expected = skipped, expected, skipped
+            self.expected = expected
+            self.decided = True
 
-    if stray_seq >= 0:
-        # the betting state from the stray action on is the export's (its chips count in the street bets)
-        out[:] = [_stray_consequence(f, stray_who, stray_seq) for f in out]
-    over = [q for q in rng if contributed[q] > stacks[q]]
-    if over and soft:
-        # online: the export's starting stacks contradict its own actions (stale stacks), so the betting
-        # state every finding of the hand rests on is the export's inconsistency, not a player's act
-        names = ", ".join(f"{ring[q]} on {fmt(stacks[q])}" for q in over)
-        out[:] = [_stale_consequence(f, names) for f in out]
-    for q in over:
-        add(over_stack(hand, prof, ring[q], stacks[q], contributed[q]))
-    return Replay(ring, positions, stacks, contributed, folded, allin, states, out, bb_player, sb_player, dead)
+    def _whose_turn(self, a: Action, i: int, seq: int, kind: Kind) -> tuple[bool, bool, int]:
+        """Judge the order of action: returns (sitout, left, skipped). ``sitout``: the site folding a seat
+        at the deal (no order; the due player is found again); ``left``: an action that takes nobody's turn;
+        ``skipped``: live, the player an out-of-turn action skipped, who stays due (-1: none)."""
+        expected = self.expected
+        if expected == -2:
+            expected = self._first_due()
+        if self.oot_skip >= 0:
+            if i != self.oot_skip:
+                expected = self.oot_alt
+            self.oot_skip = -1
+        self.expected = expected
+        if seq < self.last_post_seq or (
+            self.online and kind is _K_FOLD and self.street is _PREFLOP and not self.decided and expected != i
+            and self.level[i] == _NONE
+        ):
+            # a fold before the blinds are in, or (online, where software enforces the order) an
+            # out-of-turn fold before anyone has decided: the site folding a sitting-out seat at the deal
+            self.expected = -2
+            return True, False, -1
+        if a.left_table and expected != i:
+            # the site folded a player who left the table (Action.left_table), where the export writes the
+            # leave: no decision taken in turn, so no order to judge, and the due player is still asked
+            return False, True, -1
+        if expected != i:
+            allin, folded = self.allin, self.folded
+            if self.online and not allin[i] and not folded[i] and self.behind[i] > 0:
+                # online, a player able to act (not a stray action) skipped a player who left it to the site
+                expected = self.expected = _disconnected(
+                    self.hand, self.prof, self.idx, self.kept, expected, seq, self.ring, allin, folded,
+                    self.contributed, self.next_to_act, self.out,
+                )
+            if expected != i:
+                return self._acted_out_of_turn(a, i, seq, kind, expected)
+        return False, False, -1
+
+    def _acted_out_of_turn(self, a: Action, i: int, seq: int, kind: Kind, expected: int) -> tuple[bool, bool, int]:
+        """ACTION.ORDER (or STRADDLE.ACTION_ORDER) for an action while ``expected`` was due; returns
+        (sitout, left, skipped) as ``_whose_turn``."""
+        hand, prof, player = self.hand, self.prof, a.player
+        stale = self.behind[i] <= 0 and not self.capped[i]  # nothing behind the export's starting stack
+        due = self.ring[expected] if expected >= 0 else None
+        oot = _out_of_turn(hand, prof, a, due, stale, self.stacks[i])
+        straddler = self.straddler
+        if (
+            straddler >= 0 and (self.straddle_anchor == straddler or self.mississippi)  # the straddle set the opener
+            and self.street is _PREFLOP and not self.decided and oot.severity != DATA
+        ):
+            oot = _straddle_order(hand, prof, oot, a, due, self.mississippi)
+        if self.soft and self.folded[i] and oot.severity == ERROR and self.stray_seq < 0:
+            # online the software never asks a folded player: the export writes a stray action
+            self.stray_seq, self.stray_who = seq, player
+            oot = _stray(oot, player, kind)
+        self.out.append(oot)
+        if not self.soft:
+            return False, False, expected  # live: the skipped player stays due (the action returns to them)
+        if kind is _K_FOLD and expected >= 0:
+            return False, True, -1  # online a fold out of turn takes nobody's turn: the due player is still asked
+        return False, False, -1
+
+    def _limit_sizes(
+        self, a: Action, kind: Kind, c: int, mine: int, stack_before: int, target: int
+    ) -> tuple[int, int, bool]:
+        """Limit games: the fixed raise size (min_to, max_to) and whether the round's raise cap is reached."""
+        B, F, big_bet, street = self.B, self.F, self.big_bet, self.street
+        if (
+            kind is _K_BET
+            and not B
+            and F == big_bet == 2 * self.small_bet
+            and mine + c == big_bet + 1
+            and self.hand.unit_scale > 1
+            and c < stack_before
+            and (street is Street.TURN or street is Street.RIVER)
+        ):
+            # the small bet was written rounded down (888 "$0.12/$0.25": 12.5 units), so the
+            # big bet is one unit above twice it; the hand's own first big bet says so
+            self.big_bet = self.F = F = mine + c
+        size = F
+        full_level = self.full_level
+        if self.online and not self.r003 and full_level < B:
+            # online limit: a short all-in bet or raise may be completed, or completed and raised
+            min_to, max_to = full_level + size, full_level + 2 * size
+        else:
+            min_to = max_to = target + size if target else size
+        bets, cap, folded = self.bets_in_round, self.cap, self.folded
+        if self.review_cap and bets + 1 == self.review_cap and kind is _K_RAISE:
+            self.out.append(_house_cap(self.hand, self.prof, a, bets + 1, sum(1 for q in self.rng if not folded[q])))
+        cap_reached = False
+        if cap and bets >= cap:
+            live = 0
+            for q in self.rng:
+                if not folded[q]:
+                    live += 1
+            if live > 2 or self.cap_headsup:
+                cap_reached = True
+        return min_to, max_to, cap_reached
+
+    # ---- a decision: apply and check ---------------------------------------------------------------
+
+    def _odd_call(self, a: Action, i: int, mine: int, stack_before: int, to_call: int) -> None:
+        """A call of other than the amount owed: a disconnect all-in, an undercall, or an export's overcall."""
+        hand, prof, c = self.hand, self.prof, a.contribution
+        if self.online and a.all_in and not c and to_call and i in kept_in_hand(hand, self.idx):
+            # a call of nothing written all-in (iPoker): the site's disconnect protection
+            self.allin[i] = True
+            self.out.append(_disconnect(hand, prof, a.seq, a.player, self.contributed[i]))
+        elif c < to_call and c < stack_before:
+            self.out.append(
+                _undercall(hand, prof, a, c, to_call, B=self.B, call_basis=self.call_basis, mine=mine,
+                           folded=self.folded, bets=self.bets_in_round)
+            )
+        elif c > to_call:
+            self.out.append(_call_amount(hand, a, to_call))
+
+    def _bet_or_raise(
+        self, a: Action, i: int, mine: int, stack_before: int, target: int, to_call: int, reopened: bool,
+        min_to: int, max_to: int, cap_reached: bool,
+    ) -> int:
+        """A bet or raise: its checks, then the new betting state. Returns the street total it raises to."""
+        c = a.contribution
+        raise_to = mine + c
+        if raise_to <= self.B:
+            self.out.append(_raise_not_above(self.hand, a, raise_to, self.B))
+            return raise_to
+        goes_allin = c >= stack_before
+        self._check_raise(a, i, raise_to, goes_allin, target, to_call, reopened, min_to, max_to, cap_reached)
+        self._raise_level(i, raise_to, goes_allin)
+        return raise_to
+
+    def _check_raise(
+        self, a: Action, i: int, raise_to: int, goes_allin: bool, target: int, to_call: int, reopened: bool,
+        min_to: int, max_to: int, cap_reached: bool,
+    ) -> None:
+        """A raise's betting findings: not reopened or over the limit cap, below the minimum, above the maximum."""
+        hand, prof, out = self.hand, self.prof, self.out
+        B, F, limit = self.B, self.F, self.limit
+        if not reopened:
+            out.append(_not_reopened(hand, prof, a, raise_to, B, F=F, lvl=self.level[i], to_call=to_call, limit=limit,
+                                     shorts=self.short_ctr - self.acted_short[i]))
+        elif cap_reached:
+            out.append(_over_cap(hand, prof, a, self.cap, self.bets_in_round))
+        if reopened and raise_to < min_to and not goes_allin:
+            alt_min = (
+                B + self.straddle_alt_F
+                if self.street is _PREFLOP and self.straddler >= 0 and self.straddle_F == F and not self.r003
+                and not limit
+                else 0
+            )
+            out.extend(
+                _below_min(hand, prof, a, raise_to, target, B=B, F=F, min_to=min_to, limit=limit,
+                           short_inc=self.last_short_inc, r003_allin=self.r003_allin, r003_prev=self.r003_counted_B,
+                           alt_min=alt_min)
+            )
+        if raise_to > max_to and (self.pot_limit or limit):
+            out.append(_over_max(hand, prof, a, raise_to, max_to, self.pot_limit))
+
+    def _raise_level(self, i: int, raise_to: int, goes_allin: bool) -> None:
+        """The betting state after a bet or raise to ``raise_to`` (rules_matrix §3.1): B, F, reopening."""
+        B, F = self.B, self.F
+        inc = raise_to - B
+        if self.r003:
+            prof, bb = self.prof, self.bb
+            if B == 0:
+                counted = raise_to >= bb or not goes_allin
+                if goes_allin and raise_to < bb and prof.short_open_allin_call_basis == "bb":
+                    self.call_basis = bb
+            else:
+                counted = not goes_allin or raise_to * prof.allin_raise_den >= B * prof.allin_raise_num
+            self.r003_allin = (1 if counted else 2) if B and goes_allin and raise_to < 2 * B else 0
+            if counted:
+                self.reopen_ctr += 1
+                self.r003_counted_B = raise_to
+                self.F = max(F, inc) if B else max(bb, raise_to)
+        elif self.limit:  # the bet size is fixed; an all-in of half a bet or more reopens (47-B)
+            if 2 * inc >= F or not goes_allin:
+                self.reopen_ctr += 1
+            if raise_to - self.full_level >= F:
+                self.full_level = raise_to
+        elif inc >= F or not goes_allin:
+            self.F = max(F, inc)
+            self.reopen_ctr += 1
+            self.last_short_inc = 0
+        else:  # a short all-in: B rises, F stays (rules_matrix §3.1)
+            self.short_ctr += 1
+            self.last_short_inc = inc
+        self.B = raise_to
+        self.bets_in_round += 1
+        self.last_aggr = i
+
+    # ---- the end of the hand -------------------------------------------------------------------
+
+    def finish(self) -> Replay:
+        """The hand's result, after the findings that rest on the export's own inconsistencies are marked
+        DATA and over-stack contributions are reported."""
+        out, ring, stacks, contributed = self.out, self.ring, self.stacks, self.contributed
+        if self.stray_seq >= 0:
+            # the betting state from the stray action on is the export's (its chips count in the street bets)
+            out[:] = [_stray_consequence(f, self.stray_who, self.stray_seq) for f in out]
+        over = [q for q in self.rng if contributed[q] > stacks[q]]
+        if over and self.soft:
+            # online: the export's starting stacks contradict its own actions (stale stacks), so the betting
+            # state every finding of the hand rests on is the export's inconsistency, not a player's act
+            names = ", ".join(f"{ring[q]} on {fmt(stacks[q])}" for q in over)
+            out[:] = [_stale_consequence(f, names) for f in out]
+        for q in over:
+            out.append(over_stack(self.hand, self.prof, ring[q], stacks[q], contributed[q]))
+        return Replay(ring, self.positions, stacks, contributed, self.folded, self.allin, self.states, out,
+                      self.bb_player, self.sb_player, self.dead)
+
+
+def _wrong_return(hand: Hand, prof: Profile, a: Action, excess: int) -> Finding:
+    """POT.UNCALLED_RETURN: a return of other than the unmatched part of the top bet."""
+    back = -a.contribution
+    return Finding(
+        hand.hand_id,
+        a.seq,
+        "POT.UNCALLED_RETURN",
+        ERROR,
+        False,
+        None,
+        f"return {fmt(excess)}",
+        f"returned {fmt(back)}",
+        f"{a.player} got {fmt(back)} back as uncalled, but the unmatched part of the bet was"
+        f" {fmt(excess)}: the uncalled excess goes back, nothing else."
+        + prof.cite("POT.UNCALLED_RETURN"),
+    )
+
+
+def _illegal_check(hand: Hand, prof: Profile, a: Action, owed: int, to_call: int) -> Finding:
+    """ACTION.ILLEGAL_CHECK: a check while facing a bet, with chips behind."""
+    return Finding(
+        hand.hand_id,
+        a.seq,
+        "ACTION.ILLEGAL_CHECK",
+        ERROR,
+        False,
+        None,
+        f"call {fmt(to_call)} or fold",
+        "check",
+        f"{a.player} checked while facing {fmt(owed)} to call." + prof.cite("ACTION.ILLEGAL_CHECK"),
+    )
+
+
+def _call_amount(hand: Hand, a: Action, to_call: int) -> Finding:
+    """DATA.CALL_AMOUNT: the export writes a call above what its own bets and stacks owe."""
+    c = a.contribution
+    return Finding(
+        hand.hand_id,
+        a.seq,
+        "DATA.CALL_AMOUNT",
+        DATA,
+        False,
+        None,
+        f"call {fmt(to_call)}",
+        f"call {fmt(c)}",
+        f"Export inconsistency (call amount): {a.player}'s call is written as {fmt(c)} but the"
+        f" export's own bets and stacks owe {fmt(to_call)}.",
+    )
+
+
+def _raise_not_above(hand: Hand, a: Action, raise_to: int, B: int) -> Finding:
+    """DATA.RAISE_NOT_ABOVE_BET: the export's own amounts put a bet or raise at or below the current bet."""
+    kind = a.kind
+    return Finding(
+        hand.hand_id,
+        a.seq,
+        "DATA.RAISE_NOT_ABOVE_BET",
+        DATA,
+        False,
+        None,
+        f"raise above {fmt(B)}",
+        f"{kind} to {fmt(raise_to)}",
+        f"Export inconsistency (raise amount): {a.player}'s {kind} is written to {fmt(raise_to)}, not"
+        f" above the current bet {fmt(B)} of the export's own amounts.",
+    )
+
+
+def _over_cap(hand: Hand, prof: Profile, a: Action, cap: int | None, bets: int) -> Finding:
+    """BET.LIMIT_RAISE_CAP: a raise after the round reached the book's cap of ``cap`` bets."""
+    return Finding(
+        hand.hand_id,
+        a.seq,
+        "BET.LIMIT_RAISE_CAP",
+        ERROR,
+        False,
+        None,
+        f"at most {cap} bets per round",
+        f"bet number {bets + 1}",
+        f"{a.player} raised after the round was capped at {cap} bets."
+        + prof.cite("BET.LIMIT_RAISE_CAP"),
+    )
+
+
+def _over_max(hand: Hand, prof: Profile, a: Action, raise_to: int, max_to: int, pot_limit: bool) -> Finding:
+    """BET.POT_LIMIT_MAX / BET.LIMIT_SIZE: a pot-limit or limit bet or raise above the maximum."""
+    kind, player = a.kind, a.player
+    rule = "BET.POT_LIMIT_MAX" if pot_limit else "BET.LIMIT_SIZE"
+    basis = "B + pot + call" if pot_limit else "the fixed bet size"
+    return Finding(
+        hand.hand_id,
+        a.seq,
+        rule,
+        ERROR,
+        False,
+        None,
+        f"raise to at most {fmt(max_to)} ({basis})",
+        f"{kind} to {fmt(raise_to)}",
+        f"{player}'s {kind} to {fmt(raise_to)} is above the maximum {fmt(max_to)}." + prof.cite(rule),
+    )
 
 
 def _disconnected(
