@@ -470,21 +470,28 @@ class _Betting:
         B, call_basis = self.B, self.call_basis
         target = B if call_basis < B else call_basis
         folded, allin, level, street_bet = self.folded, self.allin, self.level, self.street_bet
-        n, rng = self.n, self.rng
-        live_free = 0
-        for q in rng:
-            if not folded[q] and not allin[q]:
-                live_free += 1
+        n = self.n
         for k in range(1, n + 1):
             q = (after + k) % n
             if not folded[q] and not allin[q] and (level[q] == _NONE or street_bet[q] < target):
-                if live_free == 1 and street_bet[q] >= target and level[q] == _NONE:
+                if street_bet[q] >= target and level[q] == _NONE and self._free_to_act() == 1:
                     # everyone else is all-in or folded and this player is matched: no decision left
+                    rng = self.rng
                     others_live = sum(1 for r in rng if r != q and not folded[r])
                     if others_live and all(allin[r] for r in rng if r != q and not folded[r]):
                         return -1
                 return q
         return -1
+
+    def _free_to_act(self) -> int:
+        """How many players are neither folded nor all-in. ``next_to_act`` counts them only for a matched player
+        who has not acted, the one case the count decides, not on every turn (a scan of the ring saved per turn)."""
+        folded, allin = self.folded, self.allin
+        live_free = 0
+        for q in self.rng:
+            if not folded[q] and not allin[q]:
+                live_free += 1
+        return live_free
 
     def _first_due(self) -> int:
         """Who opens the betting when the posts are in (preflop the straddle or the blinds set the opener)."""
