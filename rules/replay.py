@@ -246,13 +246,15 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         ring = clockwise(hand)
     bet = _Betting(hand, prof, ring)
     idx = bet.idx
+    street = bet.street  # a local copy of bet.street, read for every action; only new_round changes it
     for a in hand.actions:
         seq, a_street, player, kind, _amount, _rt, _ai, c, _cards, _at, _left_table = a
         i = idx.get(player, -1)
         if i < 0:
             continue
-        if a_street is not bet.street and a_street is not _SHOWDOWN and kind not in _DEAD_POST:
+        if a_street is not street and a_street is not _SHOWDOWN and kind not in _DEAD_POST:
             bet.new_round(seq, i, a_street)
+            street = a_street
         if kind is _K_FOLD or kind is _K_CHECK or kind is _K_CALL or kind is _K_BET or kind is _K_RAISE:
             bet.decide(a, i, seq, player, kind, c)
         elif kind is _K_SB or kind is _K_BB or kind is _K_STRADDLE:
@@ -418,10 +420,17 @@ class _Betting:
 
     def _blind_levels(self, hand: Hand) -> None:
         """The big blind (the written one, else the largest posted), the limit bet sizes, and where the
-        blinds are looked for."""
-        actions = hand.actions
+        blinds are looked for. One plain pass over the actions reads both the big blind posts and the last
+        live post (a comprehension or generator apiece cost a frame each, every hand)."""
         n = self.n
-        posted_bb = [a.contribution for a in actions if a.kind is _K_BB]
+        posted_bb: list[int] = []
+        live_post_seqs: list[int] = []
+        for a in hand.actions:
+            kind = a.kind
+            if kind is _K_BB:
+                posted_bb.append(a.contribution)
+            if kind in _LIVE_POST:
+                live_post_seqs.append(a.seq)
         bb = hand.bb or (max(posted_bb) if posted_bb else 0)
         small_bet = bb
         if self.limit:
@@ -433,7 +442,7 @@ class _Betting:
         self.sb_player = -1
         self.button_blind = n > 2 and hand.variant == "shortdeck"  # the button posts the only blind
         self.bb_ref = n - 1 if n == 2 else -1  # the big blind is the first BB poster clockwise from here
-        self.last_post_seq = max((a.seq for a in actions if a.kind in _LIVE_POST), default=-1)
+        self.last_post_seq = max(live_post_seqs, default=-1)
 
     def _start_betting(self, hand: Hand) -> None:
         """The state machine before the first action: preflop, nothing bet, F one big blind."""
@@ -469,7 +478,10 @@ class _Betting:
         """The first player clockwise after ``after`` who still owes an action on this street (-1: nobody)."""
         B, call_basis = self.B, self.call_basis
         target = B if call_basis < B else call_basis
-        folded, allin, level, street_bet = self.folded, self.allin, self.level, self.street_bet
+        folded = self.folded
+        allin = self.allin
+        level = self.level
+        street_bet = self.street_bet
         n = self.n
         for k in range(1, n + 1):
             q = (after + k) % n
@@ -538,12 +550,11 @@ class _Betting:
     def _open_round(self, street: Street) -> None:
         """Nothing bet on the new street: B and the street totals zero, F the street's bet size."""
         self.street = street
-        street_bet, level, acted_ctr, acted_short = self.street_bet, self.level, self.acted_ctr, self.acted_short
-        for q in self.rng:
-            street_bet[q] = 0
-            level[q] = _NONE
-            acted_ctr[q] = 0
-            acted_short[q] = 0
+        zeros = [0] * self.n  # the lists are reset in place (slice assignment: one C loop each)
+        self.street_bet[:] = zeros
+        self.level[:] = [_NONE] * self.n
+        self.acted_ctr[:] = zeros
+        self.acted_short[:] = zeros
         self.B = self.call_basis = 0
         self.reopen_ctr = 0
         self.short_ctr = self.last_short_inc = self.r003_allin = self.r003_counted_B = 0
@@ -663,7 +674,11 @@ class _Betting:
             sitout, left, skipped = False, False, -1  # in turn: nothing to judge
         else:
             sitout, left, skipped = self._whose_turn(a, i, seq, kind)
-        street_bet, behind, level, folded, allin = self.street_bet, self.behind, self.level, self.folded, self.allin
+        street_bet = self.street_bet  # one name per line: a longer tuple assignment builds a tuple
+        behind = self.behind
+        level = self.level
+        folded = self.folded
+        allin = self.allin
         mine = street_bet[i]
         stack_before = behind[i]
         B, call_basis, F = self.B, self.call_basis, self.F
