@@ -1445,7 +1445,6 @@ def _below_min(
                 f"{a.player}'s limit raise to {fmt(raise_to)} is not the fixed size." + prof.cite("BET.LIMIT_SIZE"),
             )
         ]
-    inc = raise_to - B
     rule = "RAISE.MIN"
     if alt_min and raise_to >= alt_min:
         return [_straddle_min(hand, prof, a, raise_to, min_to, alt_min)]
@@ -1494,38 +1493,41 @@ def _below_min(
         )
     ]
     if prof.fifty_pct_rule:
-        if 2 * inc >= F:
-            found.append(
-                Finding(
-                    hid,
-                    a.seq,
-                    "RAISE.FIFTY_PCT",
-                    INFO,
-                    False,
-                    None,
-                    f"raise to exactly {fmt(min_to)}",
-                    f"raise to {fmt(raise_to)}",
-                    f"The increment {fmt(inc)} is at least 50% of {fmt(F)}: the correct ruling was a full"
-                    f" raise to exactly {fmt(min_to)}." + prof.cite("RAISE.FIFTY_PCT"),
-                )
-            )
-        else:
-            found.append(
-                Finding(
-                    hid,
-                    a.seq,
-                    "RAISE.UNDER_FIFTY_IS_CALL",
-                    INFO,
-                    False,
-                    None,
-                    f"call {fmt(B)}, {fmt(raise_to - B)} returned",
-                    f"raise to {fmt(raise_to)}",
-                    f"The increment {fmt(inc)} is under 50% of {fmt(F)}: without a declared raise the correct"
-                    f" ruling was a call of {fmt(B)} with the excess returned."
-                    + prof.cite("RAISE.UNDER_FIFTY_IS_CALL"),
-                )
-            )
+        found.append(_fifty_pct_ruling(hand, prof, a, raise_to, B=B, F=F, min_to=min_to))
     return found
+
+
+def _fifty_pct_ruling(hand: Hand, prof: Profile, a: Action, raise_to: int, *, B: int, F: int, min_to: int) -> Finding:
+    """The books with the 50% rule say what the short raise should have been (INFO beside the finding):
+    an increment of at least half the full raise F is a full raise to the minimum, less is a call of B."""
+    hid = hand.hand_id
+    inc = raise_to - B
+    if 2 * inc >= F:
+        return Finding(
+            hid,
+            a.seq,
+            "RAISE.FIFTY_PCT",
+            INFO,
+            False,
+            None,
+            f"raise to exactly {fmt(min_to)}",
+            f"raise to {fmt(raise_to)}",
+            f"The increment {fmt(inc)} is at least 50% of {fmt(F)}: the correct ruling was a full"
+            f" raise to exactly {fmt(min_to)}." + prof.cite("RAISE.FIFTY_PCT"),
+        )
+    return Finding(
+        hid,
+        a.seq,
+        "RAISE.UNDER_FIFTY_IS_CALL",
+        INFO,
+        False,
+        None,
+        f"call {fmt(B)}, {fmt(raise_to - B)} returned",
+        f"raise to {fmt(raise_to)}",
+        f"The increment {fmt(inc)} is under 50% of {fmt(F)}: without a declared raise the correct"
+        f" ruling was a call of {fmt(B)} with the excess returned."
+        + prof.cite("RAISE.UNDER_FIFTY_IS_CALL"),
+    )
 
 
 def _min_after_short_review(
