@@ -1,5 +1,5 @@
 # ruff: noqa: PLR1714, PLR1730, SIM102, SIM108, SIM109, SIM110, SIM300
-# (numba kernel: plain comparisons and if-blocks, written to mirror rules/replay.py line by line)
+# (numba kernel: plain comparisons and if-blocks, written to mirror rules/replay.py phase by phase)
 """The betting replay and the per-hand checks in numba, over flat arrays of a window of hands.
 
 Why: the Python engine (``rules.replay`` + ``rules.handchecks``) costs ~65 us a hand; almost every

@@ -9,10 +9,11 @@ maximum, limit cap) run in the same walk because they need exactly that state; h
 (blinds, pots, showdown, deck, rake, run it twice) run after it on the replay's result
 (``rules.handchecks``).
 
-Mirrored by the numba kernel (``rules.kernel._one_hand``, same state machine, same integers), section
-by section: ``ring_order`` / ``ring_positions`` / ``sat_out`` by "the ring"; the blind levels and the
-start of the walk (``_Betting``'s set-up, the posts) by "blinds"; a decision (``next_to_act``,
-``_Betting.decide`` and its helpers: reopening, min/max, the betting findings) by "a decision". Every
+Mirrored by the numba kernel (``rules.kernel._one_hand``, same state machine, same integers), phase
+by phase: ``ring_order`` / ``ring_positions`` / ``sat_out`` by ``_ring``; the blind levels and the
+start of the walk (``_Betting``'s set-up, the posts) by ``_blinds``, ``_post_blind`` and ``_post_dead``;
+a decision (``next_to_act``, ``_Betting.decide`` and its helpers: reopening, min/max, the betting
+findings) by ``_next_to_act``, ``_decision``, ``_reopened``, ``_raise_limits`` and ``_raise``. Every
 finding this module emits must have a kernel screen in
 ``rules.screens.RULE_SCREENS`` (the bail reason that sends such a hand here; tests/rules/test_screens.py).
 """
