@@ -149,160 +149,111 @@ def check_forced_bets(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
 
 def _straddles(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int, int, int]]) -> list[Finding]:
     """STRADDLE.POSITION / SIZE / STACK_BEHIND / DOUBLE / NO_TRIPLE / MISSISSIPPI / IN_TOURNAMENT."""
-    hid = hand.hand_id
-    out: list[Finding] = []
-    cite = prof.cite
     n = len(rp.ring)
-    bb = hand.bb
     if hand.game_type == "tournament" and not prof.straddle_allowed:
-        seq = straddles[0][0]
-        return [
-            Finding(
-                hid,
-                seq,
-                "STRADDLE.IN_TOURNAMENT",
-                WARNING,
-                False,
-                None,
-                "no straddle in tournaments",
-                "straddle posted",
-                "Neither tournament rulebook provides for a straddle." + prof.cite("STRADDLE.IN_TOURNAMENT"),
-            )
-        ]
+        return [finding(hand.hand_id, straddles[0][0], "STRADDLE.IN_TOURNAMENT", WARNING, "no straddle in tournaments",
+                        "straddle posted",
+                        "Neither tournament rulebook provides for a straddle." + prof.cite("STRADDLE.IN_TOURNAMENT"))]
     if not prof.straddle_allowed:
-        return out
+        return []
     if hand.variant == "shortdeck" and n > 2 and rp.bb_player == n - 1:
         # GGPoker Short Deck: the button posts the blind and any seat may straddle, again and
         # again (the action opens left of the last straddle): only the sizes are checked
+        out: list[Finding] = []
         for seq, i, amount in straddles:
             out.extend(_size(hand, prof, seq, rp.ring[i], amount, behind=rp.stacks[i] - amount, rule="STRADDLE.SIZE"))
         return out
+    return _straddle_chain(hand, prof, rp, straddles)
+
+
+def _straddle_chain(hand: Hand, prof: Profile, rp: Replay, straddles: list[tuple[int, int, int]]) -> list[Finding]:
+    """The straddles in posting order: one on the button (not UTG) is a Mississippi; the others count
+    from UTG as the straddle, the double and a third."""
+    n = len(rp.ring)
     utg = (rp.bb_player + 1) % n if rp.bb_player >= 0 else 2 % max(n, 1)
-    button = n - 1
-    prev_seat, prev_amount, count = rp.bb_player, bb, 0
+    prev_seat, prev_amount, count = rp.bb_player, hand.bb, 0
     utg_straddled = False
+    out: list[Finding] = []
     for seq, i, amount in straddles:
-        who = rp.ring[i]
-        behind = rp.stacks[i] - amount
-        is_miss = i == button and i != utg
-        if is_miss:
-            if prof.mississippi != "allowed":
-                sev = WARNING
-                out.append(
-                    Finding(
-                        hid,
-                        seq,
-                        "STRADDLE.MISSISSIPPI",
-                        sev,
-                        False,
-                        None,
-                        "no button straddle",
-                        f"{who} straddled on the button",
-                        "This rulebook does not provide for a Mississippi (button) straddle."
-                        + prof.cite("STRADDLE.MISSISSIPPI"),
-                    )
-                )
-                continue
-            if utg_straddled and prof.mississippi_void_if_utg:  # R003 «se anula la posibilidad»
-                out.append(
-                    Finding(
-                        hid,
-                        seq,
-                        "STRADDLE.MISSISSIPPI",
-                        ERROR,
-                        False,
-                        None,
-                        "Mississippi void after a UTG straddle",
-                        "both posted",
-                        "A Mississippi straddle is void once a UTG straddle was posted." + cite("STRADDLE.MISSISSIPPI"),
-                    )
-                )
-            out.extend(_size(hand, prof, seq, who, amount, behind=behind, rule="STRADDLE.MISSISSIPPI"))
+        if i == n - 1 and i != utg:
+            out.extend(_mississippi(hand, prof, rp, seq, i, amount, utg_straddled))
             continue
         count += 1
         if count == 1:
-            if i != utg:
-                out.append(
-                    Finding(
-                        hid,
-                        seq,
-                        "STRADDLE.POSITION",
-                        ERROR,
-                        False,
-                        None,
-                        f"straddle only from UTG ({rp.ring[utg]})",
-                        f"{who} straddled",
-                        f"{who} straddled from a seat other than the one left of the big blind."
-                        + cite("STRADDLE.POSITION"),
-                    )
-                )
+            out.extend(_first_straddle(hand, prof, rp, seq, i, amount, utg))
             utg_straddled = True
-            out.extend(_size(hand, prof, seq, who, amount, behind=behind, rule="STRADDLE.SIZE"))
         elif count == 2:
-            if prof.double_straddle != "allowed":
-                out.append(
-                    Finding(
-                        hid,
-                        seq,
-                        "STRADDLE.DOUBLE",
-                        WARNING,
-                        False,
-                        None,
-                        "no double straddle",
-                        f"{who} double-straddled {fmt(amount)}",
-                        "This rulebook does not provide for a double straddle." + prof.cite("STRADDLE.DOUBLE"),
-                    )
-                )
-            else:
-                if i != (prev_seat + 1) % n:
-                    out.append(
-                        Finding(
-                            hid,
-                            seq,
-                            "STRADDLE.DOUBLE",
-                            ERROR,
-                            False,
-                            None,
-                            "double straddle from the seat left of the straddler",
-                            f"{who} posted it",
-                            f"{who} double-straddled out of position." + cite("STRADDLE.DOUBLE"),
-                        )
-                    )
-                # no minimum where the profile gives none (online: the site's own, which no seed states)
-                need = (prof.double_min_x_straddle or 0) * prev_amount
-                if amount < need:
-                    out.append(
-                        Finding(
-                            hid,
-                            seq,
-                            "STRADDLE.DOUBLE",
-                            ERROR,
-                            False,
-                            None,
-                            f"at least {fmt(need)}",
-                            f"{fmt(amount)}",
-                            f"The double straddle {fmt(amount)} is under twice the straddle"
-                            f" {fmt(prev_amount)}." + cite("STRADDLE.DOUBLE"),
-                        )
-                    )
+            out.extend(_double_straddle(hand, prof, rp, seq, i, amount, prev_seat, prev_amount))
         elif not prof.triple_straddle:  # online-standard allows it (the site's software takes it)
-            forbidden = prof.double_straddle == "allowed"  # PKR: «NO se permite triple Straddle»
-            out.append(
-                Finding(
-                    hid,
-                    seq,
-                    "STRADDLE.NO_TRIPLE",
-                    ERROR if forbidden else WARNING,
-                    False,
-                    None,
-                    "no third straddle",
-                    f"{who} posted a straddle of {fmt(amount)}",
-                    ("A third straddle is not allowed." if forbidden
-                     else "This rulebook does not provide for a third straddle.") + cite("STRADDLE.NO_TRIPLE"),
-                )
-            )
+            out.append(_third_straddle(hand, prof, seq, rp.ring[i], amount))
         prev_seat, prev_amount = i, amount
     return out
+
+
+def _mississippi(hand: Hand, prof: Profile, rp: Replay, seq: int, i: int, amount: int,
+                 utg_straddled: bool) -> list[Finding]:
+    """A button straddle: not in the book (WARNING), void after a UTG straddle (R003), else sized."""
+    who = rp.ring[i]
+    if prof.mississippi != "allowed":
+        return [finding(hand.hand_id, seq, "STRADDLE.MISSISSIPPI", WARNING, "no button straddle",
+                        f"{who} straddled on the button",
+                        "This rulebook does not provide for a Mississippi (button) straddle."
+                        + prof.cite("STRADDLE.MISSISSIPPI"))]
+    out: list[Finding] = []
+    if utg_straddled and prof.mississippi_void_if_utg:  # R003 «se anula la posibilidad»
+        out.append(finding(hand.hand_id, seq, "STRADDLE.MISSISSIPPI", ERROR, "Mississippi void after a UTG straddle",
+                           "both posted",
+                           "A Mississippi straddle is void once a UTG straddle was posted."
+                           + prof.cite("STRADDLE.MISSISSIPPI")))
+    out.extend(_size(hand, prof, seq, who, amount, behind=rp.stacks[i] - amount, rule="STRADDLE.MISSISSIPPI"))
+    return out
+
+
+def _first_straddle(hand: Hand, prof: Profile, rp: Replay, seq: int, i: int, amount: int,
+                    utg: int) -> list[Finding]:
+    """The straddle proper: from the seat left of the big blind, and sized."""
+    who = rp.ring[i]
+    out: list[Finding] = []
+    if i != utg:
+        out.append(finding(hand.hand_id, seq, "STRADDLE.POSITION", ERROR, f"straddle only from UTG ({rp.ring[utg]})",
+                           f"{who} straddled",
+                           f"{who} straddled from a seat other than the one left of the big blind."
+                           + prof.cite("STRADDLE.POSITION")))
+    out.extend(_size(hand, prof, seq, who, amount, behind=rp.stacks[i] - amount, rule="STRADDLE.SIZE"))
+    return out
+
+
+def _double_straddle(hand: Hand, prof: Profile, rp: Replay, seq: int, i: int, amount: int, prev_seat: int,
+                     prev_amount: int) -> list[Finding]:
+    """A double straddle: not in the book (WARNING), or from the seat left of the straddler and at
+    least the book's multiple of the straddle."""
+    who, hid = rp.ring[i], hand.hand_id
+    if prof.double_straddle != "allowed":
+        return [finding(hid, seq, "STRADDLE.DOUBLE", WARNING, "no double straddle",
+                        f"{who} double-straddled {fmt(amount)}",
+                        "This rulebook does not provide for a double straddle." + prof.cite("STRADDLE.DOUBLE"))]
+    out: list[Finding] = []
+    if i != (prev_seat + 1) % len(rp.ring):
+        out.append(finding(hid, seq, "STRADDLE.DOUBLE", ERROR, "double straddle from the seat left of the straddler",
+                           f"{who} posted it",
+                           f"{who} double-straddled out of position." + prof.cite("STRADDLE.DOUBLE")))
+    # no minimum where the profile gives none (online: the site's own, which no seed states)
+    need = (prof.double_min_x_straddle or 0) * prev_amount
+    if amount < need:
+        out.append(finding(hid, seq, "STRADDLE.DOUBLE", ERROR, f"at least {fmt(need)}", f"{fmt(amount)}",
+                           f"The double straddle {fmt(amount)} is under twice the straddle {fmt(prev_amount)}."
+                           + prof.cite("STRADDLE.DOUBLE")))
+    return out
+
+
+def _third_straddle(hand: Hand, prof: Profile, seq: int, who: str, amount: int) -> Finding:
+    """A third straddle where the book has none: forbidden where it allows the double (PKR: «NO se
+    permite triple Straddle»), else not provided for."""
+    forbidden = prof.double_straddle == "allowed"
+    return finding(hand.hand_id, seq, "STRADDLE.NO_TRIPLE", ERROR if forbidden else WARNING, "no third straddle",
+                   f"{who} posted a straddle of {fmt(amount)}",
+                   ("A third straddle is not allowed." if forbidden
+                    else "This rulebook does not provide for a third straddle.") + prof.cite("STRADDLE.NO_TRIPLE"))
 
 
 def _size(
