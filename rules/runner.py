@@ -11,6 +11,7 @@ import os
 import uuid
 from collections import Counter
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -22,9 +23,10 @@ from .check import CheckedBatch, check_batches
 from .codes import BAIL_NAMES
 from .columnar import ColumnarBatch, check_columnar
 from .continuity import continuity_findings
+from .findings import Finding
 from .gcpause import collect_between_batches, paused_gc
 from .handrecord import record_findings
-from .profiles import load_mapping
+from .profiles import ProfileMap, load_mapping
 from .store import DEFAULT_BATCH, column_windows, delete_results, ensure_schema, hand_batches, write_results
 
 #: ``kernel`` (default): rules.columnar + rules.kernel, the Python engine only for the hands the kernel
@@ -51,6 +53,17 @@ def _no_fsst(con: duckdb.DuckDBPyConnection) -> str:
     if "fsst" not in (m.strip().lower() for m in methods):
         con.execute(f"SET disabled_compression_methods = '{','.join([*methods, 'fsst'])}'")
     return before
+
+
+@dataclass
+class _Tally:
+    """What the passes counted, for the summary."""
+
+    hands: int = 0
+    states: int = 0
+    fallback: int = 0
+    severities: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[int] = field(default_factory=Counter)
 
 
 def check_warehouse(
@@ -80,82 +93,100 @@ def check_warehouse(
     engine = engine or os.environ.get(ENGINE_ENV, "kernel")
     if engine not in ENGINES:
         raise ValueError(f"unknown rules engine {engine!r} (one of {', '.join(ENGINES)})")
+    if cross_hand is None:
+        cross_hand = os.environ.get(CROSS_HAND_ENV, "on").lower() not in ("off", "0", "false", "no")
     own = not isinstance(db_or_con, duckdb.DuckDBPyConnection)
     con = db.connect(cast("str | Path", db_or_con)) if own else cast("duckdb.DuckDBPyConnection", db_or_con)
     try:
         con.execute(f"SET threads = {DUCKDB_THREADS}")
         ensure_schema(con)
-        if cross_hand is None:
-            cross_hand = os.environ.get(CROSS_HAND_ENV, "on").lower() not in ("off", "0", "false", "no")
         pmap = load_mapping()
         run_id = uuid.uuid4().hex[:12]
-        hands = states = fallback = 0
-        sev: Counter[str] = Counter()
-        reasons: Counter[int] = Counter()
-        reader = con.cursor()  # the batch reader keeps its temp table; writes go through ``con``
-        batches: Generator[Any, None, None]
-        checked: Iterator[CheckedBatch | ColumnarBatch]
-        if engine == "python":
-            batches = hand_batches(reader, batch_size)
-            checked = check_batches(batches, rulebook=rulebook, mapping=pmap)
-        else:
-            batches = column_windows(reader, batch_size, lean=True)
-            checked = check_columnar(batches, rulebook=rulebook, mapping=pmap)
-        # the per-hand pass is one transaction (a run that fails midway leaves the previous results
-        # whole, not half replaced) that first deletes every hand's earlier rows, once: every hand
-        # is checked, and a delete per batch rescanned the rows inserted so far
-        con.execute("BEGIN TRANSACTION")
-        disabled = _no_fsst(con)
-        try:
-            delete_results(con)
-            with paused_gc():  # see rules.gcpause: the collector was most of the loading time
-                for batch_no, result in enumerate(checked):
-                    done = cast("CheckedBatch | ColumnarBatch", result)
-                    write_results(con, done, run_id, in_transaction=True, replace=False)
-                    hands += len(done.hand_ids)
-                    states += len(done.states)
-                    sev.update(f.severity for f, _ in done.findings)
-                    if isinstance(done, ColumnarBatch):
-                        fallback += done.fallback
-                        reasons.update(done.bail_reasons)
-                    collect_between_batches(batch_no)
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        finally:
-            con.execute(f"SET disabled_compression_methods = '{disabled}'")
-            batches.close()  # drops the order table before the cursor goes
-            reader.close()
+        tally = _per_hand_pass(con, engine, rulebook, pmap, batch_size, run_id)
         continuity: dict[str, Any] | None = None
         if cross_hand:
             # after the per-hand pass, which replaced every checked hand's findings: stored through
             # the same write path, with no hand ids so nothing more is deleted
             cx = continuity_findings(con, rulebook, pmap)
-            write_results(con, CheckedBatch([], [], cx.findings, {}), run_id)
-            sev.update(f.severity for f, _ in cx.findings)
+            _store_extra(con, cx.findings, run_id, tally)
             continuity = cx.stats
         record = record_findings(con, rulebook, pmap)  # cards, showdown, misdeals, rake cap (one hand each)
-        write_results(con, CheckedBatch([], [], record.findings, {}), run_id)
-        sev.update(f.severity for f, _ in record.findings)
-        summary: dict[str, Any] = {
-            "run_id": run_id,
-            "hands": hands,
-            "action_states": states,
-            "findings": sum(sev.values()),
-            "errors": sev.get("error", 0),
-            "warnings": sev.get("warning", 0),
-            "info": sev.get("info", 0),
-            "review": sev.get("review", 0),
-            "data": sev.get("data", 0),
-        }
-        if continuity is not None:
-            summary["continuity"] = continuity
-        summary["record"] = record.stats
-        if engine == "kernel":
-            summary["python_fallback_hands"] = fallback
-            summary["bail_reasons"] = {BAIL_NAMES[code]: n for code, n in sorted(reasons.items())}
-        return summary
+        _store_extra(con, record.findings, run_id, tally)
+        return _summary(run_id, tally, continuity, record.stats, engine)
     finally:
         if own:
             con.close()
+
+
+def _per_hand_pass(con: duckdb.DuckDBPyConnection, engine: str, rulebook: str | None, pmap: ProfileMap,
+                   batch_size: int, run_id: str) -> _Tally:
+    """Replay and check every hand, batch by batch, writing each batch's states and findings.
+
+    One transaction (a run that fails midway leaves the previous results whole, not half replaced)
+    that first deletes every hand's earlier rows, once: every hand is checked, and a delete per batch
+    rescanned the rows inserted so far."""
+    tally = _Tally()
+    reader = con.cursor()  # the batch reader keeps its temp table; writes go through ``con``
+    batches: Generator[Any, None, None]
+    checked: Iterator[CheckedBatch | ColumnarBatch]
+    if engine == "python":
+        batches = hand_batches(reader, batch_size)
+        checked = check_batches(batches, rulebook=rulebook, mapping=pmap)
+    else:
+        batches = column_windows(reader, batch_size, lean=True)
+        checked = check_columnar(batches, rulebook=rulebook, mapping=pmap)
+    con.execute("BEGIN TRANSACTION")
+    disabled = _no_fsst(con)
+    try:
+        delete_results(con)
+        with paused_gc():  # see rules.gcpause: the collector was most of the loading time
+            for batch_no, result in enumerate(checked):
+                done = cast("CheckedBatch | ColumnarBatch", result)
+                write_results(con, done, run_id, in_transaction=True, replace=False)
+                tally.hands += len(done.hand_ids)
+                tally.states += len(done.states)
+                tally.severities.update(f.severity for f, _ in done.findings)
+                if isinstance(done, ColumnarBatch):
+                    tally.fallback += done.fallback
+                    tally.reasons.update(done.bail_reasons)
+                collect_between_batches(batch_no)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        con.execute(f"SET disabled_compression_methods = '{disabled}'")
+        batches.close()  # drops the order table before the cursor goes
+        reader.close()
+    return tally
+
+
+def _store_extra(con: duckdb.DuckDBPyConnection, findings: list[tuple[Finding, str]], run_id: str,
+                 tally: _Tally) -> None:
+    """Findings of a pass over the stored warehouse (no states, no hand ids: nothing is deleted)."""
+    write_results(con, CheckedBatch([], [], findings, {}), run_id)
+    tally.severities.update(f.severity for f, _ in findings)
+
+
+def _summary(run_id: str, tally: _Tally, continuity: dict[str, Any] | None, record: dict[str, Any],
+             engine: str) -> dict[str, Any]:
+    """The run report ``floorman check`` prints and the night's step records."""
+    sev = tally.severities
+    summary: dict[str, Any] = {
+        "run_id": run_id,
+        "hands": tally.hands,
+        "action_states": tally.states,
+        "findings": sum(sev.values()),
+        "errors": sev.get("error", 0),
+        "warnings": sev.get("warning", 0),
+        "info": sev.get("info", 0),
+        "review": sev.get("review", 0),
+        "data": sev.get("data", 0),
+    }
+    if continuity is not None:
+        summary["continuity"] = continuity
+    summary["record"] = record
+    if engine == "kernel":
+        summary["python_fallback_hands"] = tally.fallback
+        summary["bail_reasons"] = {BAIL_NAMES[code]: n for code, n in sorted(tally.reasons.items())}
+    return summary
