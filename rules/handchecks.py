@@ -4,9 +4,9 @@ Why separate from the replay loop: these look at a hand once (its posts, totals,
 rather than at every decision, so they stay readable as one small function per rule family.
 
 Mirrored by the numba kernel (``rules.kernel._one_hand``), which evaluates each check's condition and
-bails (``rules.codes.B_*``) where one could hold: ``check_forced_bets`` by the "blinds" section and
-"heads-up: the button posts the small blind" (straddles always bail); ``check_chips`` and
-``check_rake`` by "chips and rake"; ``check_deck`` and ``check_run_twice`` by "deck"; a hand carrying a
+bails (``rules.codes.B_*``) where one could hold: ``check_forced_bets`` by ``_blinds`` and the
+heads-up button check (straddles always bail); ``check_chips`` and ``check_rake`` by ``_total_in``,
+``_chips`` and ``_final_stack_differs``; ``check_deck`` and ``check_run_twice`` by ``_deck``; a hand carrying a
 record the kernel does not read (``check_pot_rake``'s rake per pot, ``check_rabbit``'s cards) is sent whole
 (F_RECORD); ``check_missing_card`` reads only cancelled hands, which the kernel never decides (``cancelled``).
 Every rule id
@@ -507,105 +507,59 @@ def check_run_twice(hand: Hand, prof: Profile, rp: Replay) -> list[Finding]:
     runs = len(boards)
     if runs < 2 or hand.variant == "holdem_split":  # Split Hold'em deals two boards by design
         return []
-    hid = hand.hand_id
-    out: list[Finding] = []
-    cite = prof.cite
+    return [
+        *_rit_game_type(hand, prof, runs),
+        *_rit_pot(hand, prof, runs, sum(rp.contributed)),
+        *_rit_timing(hand, prof, rp, card_ids(boards[0].cards), card_ids(boards[1].cards)),
+    ]
+
+
+def _rit_game_type(hand: Hand, prof: Profile, runs: int) -> list[Finding]:
+    """Run it twice where the book allows it: cash only (ERROR in a tournament), or nowhere (WARNING)."""
     if prof.rit_allowed_in == "cash_only" and hand.game_type == "tournament":
-        out.append(
-            Finding(
-                hid,
-                None,
-                "RUN_TWICE.GAME_TYPE",
-                ERROR,
-                False,
-                None,
-                "cash games only",
-                f"run {runs} times in a tournament",
-                "Run it twice is for cash games only." + cite("RUN_TWICE.GAME_TYPE"),
-            )
-        )
-    elif prof.rit_allowed_in == "none":
-        out.append(
-            Finding(
-                hid,
-                None,
-                "RUN_TWICE.GAME_TYPE",
-                WARNING,
-                False,
-                None,
-                "no run it twice",
-                f"run {runs} times",
-                "This rulebook does not provide for running the board more than once."
-                + prof.cite("RUN_TWICE.GAME_TYPE"),
-            )
-        )
-    total = sum(rp.contributed)
+        return [finding(hand.hand_id, None, "RUN_TWICE.GAME_TYPE", ERROR, "cash games only",
+                        f"run {runs} times in a tournament",
+                        "Run it twice is for cash games only." + prof.cite("RUN_TWICE.GAME_TYPE"))]
+    if prof.rit_allowed_in == "none":
+        return [finding(hand.hand_id, None, "RUN_TWICE.GAME_TYPE", WARNING, "no run it twice", f"run {runs} times",
+                        "This rulebook does not provide for running the board more than once."
+                        + prof.cite("RUN_TWICE.GAME_TYPE"))]
+    return []
+
+
+def _rit_pot(hand: Hand, prof: Profile, runs: int, total: int) -> list[Finding]:
+    """The book's most runs, and the pot each number of runs needs."""
+    out: list[Finding] = []
     if prof.rit_max_runs and runs > prof.rit_max_runs:
-        out.append(
-            Finding(
-                hid,
-                None,
-                "RUN_TWICE.POT_THRESHOLD",
-                ERROR,
-                False,
-                None,
-                f"at most {prof.rit_max_runs} runs",
-                f"{runs} runs",
-                f"The board was run {runs} times; the maximum is {prof.rit_max_runs}."
-                + cite("RUN_TWICE.POT_THRESHOLD"),
-            )
-        )
+        out.append(finding(hand.hand_id, None, "RUN_TWICE.POT_THRESHOLD", ERROR, f"at most {prof.rit_max_runs} runs",
+                           f"{runs} runs", f"The board was run {runs} times; the maximum is {prof.rit_max_runs}."
+                           + prof.cite("RUN_TWICE.POT_THRESHOLD")))
     need = prof.rit_min_pot.get(runs)
     # PKR «superar»: the pot must exceed the threshold (``rit.strict_greater``)
     if need is not None and (total <= need * hand.unit_scale if prof.rit_strict_threshold
                              else total < need * hand.unit_scale):
-        out.append(
-            Finding(
-                hid,
-                None,
-                "RUN_TWICE.POT_THRESHOLD",
-                ERROR,
-                False,
-                None,
-                f"pot above {fmt(need * hand.unit_scale)}",
-                f"pot {fmt(total)}",
-                f"Running {runs} times needs a pot above {fmt(need * hand.unit_scale)}."
-                + cite("RUN_TWICE.POT_THRESHOLD"),
-            )
-        )
-    b1 = card_ids(boards[0].cards)
-    b2 = card_ids(boards[1].cards)
+        out.append(finding(hand.hand_id, None, "RUN_TWICE.POT_THRESHOLD", ERROR,
+                           f"pot above {fmt(need * hand.unit_scale)}", f"pot {fmt(total)}",
+                           f"Running {runs} times needs a pot above {fmt(need * hand.unit_scale)}."
+                           + prof.cite("RUN_TWICE.POT_THRESHOLD")))
+    return out
+
+
+def _rit_timing(hand: Hand, prof: Profile, rp: Replay, b1: tuple[int | None, ...],
+                b2: tuple[int | None, ...]) -> list[Finding]:
+    """Runs begin before the river (books that say so) and only once all betting is complete."""
+    out: list[Finding] = []
     shared = 0
     while shared < min(len(b1), len(b2)) and b1[shared] == b2[shared]:
         shared += 1
     if shared >= 5 and prof.rit_before_river:
-        out.append(
-            Finding(
-                hid,
-                None,
-                "RUN_TWICE.TIMING",
-                ERROR,
-                False,
-                None,
-                "runs start before the river",
-                "river already dealt",
-                "At least the river must not have been dealt yet." + cite("RUN_TWICE.TIMING"),
-            )
-        )
+        out.append(finding(hand.hand_id, None, "RUN_TWICE.TIMING", ERROR, "runs start before the river",
+                           "river already dealt",
+                           "At least the river must not have been dealt yet." + prof.cite("RUN_TWICE.TIMING")))
     if not any(rp.all_in[i] and not rp.folded[i] for i in range(len(rp.ring))):
-        out.append(
-            Finding(
-                hid,
-                None,
-                "RUN_TWICE.TIMING",
-                ERROR,
-                False,
-                None,
-                "someone all-in and called",
-                "no player all-in",
-                "A board is run more than once only when all betting is complete." + cite("RUN_TWICE.TIMING"),
-            )
-        )
+        out.append(finding(hand.hand_id, None, "RUN_TWICE.TIMING", ERROR, "someone all-in and called",
+                           "no player all-in", "A board is run more than once only when all betting is complete."
+                           + prof.cite("RUN_TWICE.TIMING")))
     return out
 
 

@@ -5,8 +5,9 @@ rake), but contribution levels are exact (rules_matrix POT.SIDE_POTS). Each pot 
 the best tabled hand among its eligible players (SHOWDOWN.CARDS_SPEAK, phevaluator), split in the
 smallest chip with odd units clockwise from the button (POT.ODD_CHIP), per board when run twice.
 
-Mirrored by the numba kernel's "pots and showdown" section (``rules.kernel._one_hand``: ``build_pots``,
-``_known_cards`` via ``_take_cards``, ``chip_unit``, ``split`` and ``distribute``, hand strength by
+Mirrored by the numba kernel's pots phase (``rules.kernel._one_hand``: ``build_pots`` by ``_live_levels``,
+``_level_pots`` and ``_dead_money_pot``, ``_known_cards`` via ``_take_cards``, ``chip_unit`` by ``_chip_unit``,
+``split`` and ``distribute`` by ``_expected_awards`` and ``_split_pot``, hand strength by
 ``rules.kernel.best_high``); a pot it cannot match exactly bails (``award_*``, ``pot_no_contender`` in
 ``rules.codes``) and comes here. Screens per rule id: ``rules.screens.RULE_SCREENS``.
 """

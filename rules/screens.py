@@ -33,7 +33,7 @@ _STRADDLE = ("straddle",)
 #: rule id -> the screens (bail reason names, or ``PYTHON_SCREENS`` keys) that send every hand that
 #: might produce the finding to the Python engine
 RULE_SCREENS: dict[str, tuple[str, ...]] = {
-    # betting replay (rules.replay; kernel: "a decision" section of _one_hand)
+    # betting replay (rules.replay; kernel: _betting, _decision)
     "ACTION.ORDER": ("order", "round_open", "sb_position", "sitting_out", "headsup_dead_button"),
     "ACTION.ILLEGAL_CHECK": ("illegal_check",),
     "DATA.CALL_AMOUNT": ("overcall", "call_allin_zero"),
@@ -54,7 +54,7 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "BET.POT_LIMIT_MAX": ("pot_limit",),
     "BET.LIMIT_SIZE": ("fixed_limit",),
     "BET.LIMIT_RAISE_CAP": ("fixed_limit",),
-    # forced bets (rules.handchecks.check_forced_bets; kernel: "blinds" section, heads-up button)
+    # forced bets (rules.handchecks.check_forced_bets; kernel: _blinds, heads-up button in _one_hand)
     "BLIND.POSTING": ("bb_amount", "sb_amount", "two_bb"),
     "ANTE.BB_ANTE": ("bb_ante",),
     "BLIND.HEADSUP_BUTTON": ("headsup_button", "headsup_dead_button"),
@@ -68,7 +68,7 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     # straddle hands (rules.replay: the option at the close of preflop, the first preflop actor)
     "STRADDLE.LIVE_OPTION": _STRADDLE,
     "STRADDLE.ACTION_ORDER": _STRADDLE,
-    # chips and rake (rules.handchecks.check_chips / check_rake; kernel: "chips and rake" section)
+    # chips and rake (rules.handchecks.check_chips / check_rake; kernel: _total_in, _chips, _final_stack_differs)
     "POT.CHIP_CONSERVATION": ("chips_written", "chips_implied", "site_total", "final_stack", "over_stack",
                               "continuity"),
     "POT.UNCALLED_RETURN": ("return_amount",),
@@ -76,7 +76,7 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     "RAKE.TIE_EXEMPT": ("tie_rake",),
     # a rake written per pot (Pot.rake): the kernel reads none, so every such hand bails (F_RECORD)
     "RAKE.PER_POT_PROPORTIONAL": ("record_field",),
-    # deck and run it twice (rules.handchecks.check_deck / check_run_twice; kernel: "deck" section)
+    # deck and run it twice (rules.handchecks.check_deck / check_run_twice; kernel: _deck)
     "DECK.DUPLICATE_CARD": ("duplicate_card", "hole_cards", "board_cards", "action_cards"),
     "RUN_TWICE.GAME_TYPE": ("run_twice",),
     "RUN_TWICE.POT_THRESHOLD": ("run_twice",),
@@ -92,7 +92,7 @@ RULE_SCREENS: dict[str, tuple[str, ...]] = {
     # a redeal (Hand.redeal_of) bails (F_RECORD) and its original, cancelled, bails too: rules.columnar hands
     # both to rules.sequence.sequence_findings, which pairs them
     "MISDEAL.REDEAL": ("record_field", "cancelled"),
-    # pots and showdown (rules.pots.check_pots; kernel: "pots and showdown" section)
+    # pots and showdown (rules.pots.check_pots; kernel: the pots phase of _one_hand)
     "POT.SIDE_POTS": _AWARDS,
     "POT.ODD_CHIP": _AWARDS,
     "SHOWDOWN.CARDS_SPEAK": _AWARDS,
