@@ -42,7 +42,15 @@ from parsers.base import CHUNK_BYTES, Chunk, ChunkedFormat, Piece, TextHandForma
 from parsers.formats._stars_money import StarsMoney
 from parsers.formats._stars_quiet import IGNORED_LINES, IGNORED_PARTS, IGNORED_SUFFIXES, IGNORED_VERBS
 from parsers.formats.pokerstars_fast import UNSAFE_BYTES, UNSAFE_CHARS, parse_chunk
-from parsers.formats.pokerstars_header import GAME_CARDS, HOLE_COUNT, START_RE, parse_header, parse_table
+from parsers.formats.pokerstars_header import (
+    GAME_CARDS,
+    HOLE_COUNT,
+    START_RE,
+    Header,
+    Table,
+    parse_header,
+    parse_table,
+)
 from parsers.model import (
     DRAW_STREETS,
     Action,
@@ -309,28 +317,53 @@ class PokerStarsFormat(TextHandFormat, ChunkedFormat):
 
 
 def _parse_hand(block: Block, source_file: str) -> Hand | None:
+    """One hand block as a ``Hand`` (None for a tournament summary): header and table line first,
+    since they fix the game, currency and stakes every later line is read against; stud and draw
+    then go to ``_parse_game``, flop games to ``_parse_flop``."""
     lines = block.lines
     first = lines[0].strip()
     if "Tournament #" in first[:40] and not ("Hand #" in first or "Game #" in first):
         return None  # a tournament summary: no hand in it
     header = parse_header(first)
+    lines = _hand_lines(lines)
+    family = game_family(header.variant)
+    table = parse_table(lines[1], buttonless=family == "stud")
+    currency = _currency(header, table, lines[0])
+    scale = 1 if currency in ("PLAY", "CHIPS") else 100
+    money = StarsMoney(scale)
+    hand = _new_hand(header, table, currency, money, block, source_file)
+    if family != "flop":
+        return _parse_game(hand, lines, money, family)
+    return _parse_flop(hand, header, lines, money)
+
+
+def _hand_lines(lines: list[str]) -> list[str]:
+    """The block's lines with double spacing undone; at least a header and a table line must be
+    there, as everything after the table line is read against both."""
     if len(lines) > 1 and not lines[1].strip():  # double-spaced exports ("\r\r\n" line ends)
         lines = [t for t in lines if t.strip()]
     if len(lines) < 2:
         raise ParseError("truncated hand: no table line", 1)
-    family = game_family(header.variant)
-    table = parse_table(lines[1], buttonless=family == "stud")
+    return lines
+
+
+def _currency(header: Header, table: Table, first_line: str) -> str:
+    """The hand's currency: the header's ISO code, "PLAY" for play-money tables, else guessed from
+    the stakes (chips when they start with a digit), refused when the symbol did not decode."""
     currency = header.currency
     if table.play_money:
         currency = "PLAY"
     if currency is None:
-        if any(ch in lines[0] for ch in "\ufffd"):
+        if any(ch in first_line for ch in "\ufffd"):
             raise ParseError("currency symbol undecodable and no ISO code in the header", 1)
         currency = "PLAY" if header.stakes_bb[:1].isdigit() else "USD"
-    scale = 1 if currency in ("PLAY", "CHIPS") else 100
-    money = StarsMoney(scale)
+    return currency
 
-    hand = Hand(
+
+def _new_hand(header: Header, table: Table, currency: str, money: StarsMoney, block: Block,
+              source_file: str) -> Hand:
+    """The ``Hand`` as the header and table line describe it, before any seat or action."""
+    return Hand(
         hand_id=f"pokerstars:{header.hand_no}",
         site="pokerstars",
         site_hand_no=header.hand_no,
@@ -342,7 +375,7 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         sb=money(header.stakes_sb, 1),
         bb=money(header.stakes_bb, 1),
         currency=currency,
-        unit_scale=scale,
+        unit_scale=money.scale,
         source_file=source_file,
         byte_offset=block.offset,
         byte_length=block.length,
@@ -353,14 +386,30 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         button_seat=table.button_seat,
         mix=header.mix,
     )
-    if family != "flop":
-        return _parse_game(hand, lines, money, family)
+
+
+def _parse_flop(hand: Hand, header: Header, lines: list[str], money: StarsMoney) -> Hand:
+    """A flop game (hold'em, omaha...): stakes, seats, the body line by line, then what only the
+    whole hand settles (site totals, boards, hole cards)."""
     if header.ante is not None:
         hand.ante = money(header.ante, 1)
     if header.betting == "FL":  # header gives small/big bets: the big blind is the small bet
         hand.bb = hand.sb
         hand.sb = hand.bb // 2
+    names, start = _read_seats(hand, lines, money)
+    reading = _FlopReading(hand, names, money)
+    reading.read_body(lines, start)
+    _site_totals(hand, reading.sb_posted, reading.total_pot, reading.rake, reading.fees, reading.written_pots)
+    final_boards = reading.summary_boards or reading.boards
+    hand.boards = [Board(k, c) for k, c in sorted(final_boards.items()) if c]
+    _flop_hole_cards(hand, reading.dealt, reading.shown)
+    return hand
 
+
+def _read_seats(hand: Hand, lines: list[str], money: StarsMoney) -> tuple[set[str], int]:
+    """The ``Seat N: NAME (X in chips)`` lines after the table line onto ``hand.seats``; returns
+    the seated names (every later line must name one of them) and the index of the first line
+    after the seats."""
     seats = hand.seats
     names: set[str] = set()
     n = len(lines)
@@ -373,178 +422,287 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
         if m is None:
             raise ParseError(f"unreadable seat line: {text!r}", i + 1)
         player = m.group(2)
-        tail = m.group(4)
-        seats.append(Seat(int(m.group(1)), player, money(m.group(3), i + 1), bool(tail.strip())))
+        seats.append(Seat(int(m.group(1)), player, money(m.group(3), i + 1), bool(m.group(4).strip())))
         names.add(player)
         i += 1
     if not seats:
         raise ParseError("truncated hand: no seats", i + 1)
+    return names, i
 
-    actions = hand.actions
-    append = actions.append
-    street = Street.PREFLOP
-    committed: dict[str, int] = {}
-    dealt: dict[str, str] = {}
-    shown: dict[str, str] = {}
-    boards: dict[int, str] = {}
-    summary_boards: dict[int, str] = {}
-    awards = hand.awards
-    board_no = 1
-    seq = 0
-    in_summary = False
-    saw_summary = False
-    total_pot: int | None = None
-    rake: int | None = None
-    fees = 0
-    written_pots: list[Pot] = []
-    sb_posted: int | None = None
 
-    while i < n:
-        text = lines[i].strip()
-        i += 1
-        if not text:
-            continue
-        if text[0] == "*":
-            if text.startswith("*** "):
-                label = text[4 : text.find(" ***", 3)] if " ***" in text[3:] else text[4:]
-                if label == "SUMMARY":
-                    in_summary = saw_summary = True
-                    continue
-                if label.startswith("HOLE CARDS") or label.startswith("DEALING"):
-                    street = Street.PREFLOP
-                    continue
-                which = 1
-                if label.startswith("FIRST "):
-                    label = label[6:]
-                elif label.startswith("SECOND "):
-                    label = label[7:]
-                    which = 2
-                new_street = _STREETS.get(label)
-                if new_street is None:
-                    raise ParseError(
-                        f"street marker {text!r} is not PokerStars layout (third-party converter, "
-                        "e.g. VitamintK's Pluribus files)",
-                        i,
-                    )
-                if new_street is Street.SHOWDOWN:
-                    board_no = which
-                else:
-                    found = _BRACKETS_RE.findall(text)
-                    if found:
-                        boards[which] = "".join(_cards(b) for b in found)
-                if new_street is not street:
-                    street = new_street
-                    committed = {}
+def _marker_label(text: str) -> str:
+    """'*** FLOP *** [Ah Kd 2c]' -> 'FLOP' (a marker's text between its stars)."""
+    return text[4 : text.find(" ***", 3)] if " ***" in text[3:] else text[4:]
+
+
+def _live_post(verb: str, text: str, money: StarsMoney, line_no: int) -> tuple[Kind, int, bool]:
+    """A ``posts ...`` verb (other than "small & big blinds") as its kind, amount and all-in."""
+    post = next((p for p in _POSTS if verb.startswith(p[0])), None)
+    if post is None:
+        raise ParseError(f"unknown post {text!r}", line_no)
+    prefix, kind = post
+    amt_text, _, tail = verb[len(prefix) :].partition(" and ")
+    return kind, money(amt_text, line_no), _all_in(tail)
+
+
+class _Reading:
+    """What one hand's body lines have built so far, and the line dispatch both grammars share.
+
+    Why a class: the per-line handlers share a dozen running values (street, chips committed,
+    sequence number, summary totals); ``__slots__`` keeps their reads and writes cheap on the
+    hot path. ``_FlopReading`` and ``_GameReading`` add their games' streets, cards and verbs."""
+
+    __slots__ = (
+        "append",
+        "board_no",
+        "committed",
+        "fees",
+        "hand",
+        "in_summary",
+        "money",
+        "names",
+        "rake",
+        "saw_summary",
+        "sb_posted",
+        "seq",
+        "shown",
+        "street",
+        "total_pot",
+        "written_pots",
+    )
+    #: dealer notices this game writes that move no chips
+    notices: frozenset[str] = frozenset()
+
+    def __init__(self, hand: Hand, names: set[str], money: StarsMoney, street: Street) -> None:
+        self.hand = hand
+        self.names = names
+        self.money = money
+        self.append = hand.actions.append
+        self.street = street
+        self.committed: dict[str, int] = {}  # each player's chips in on this street
+        self.shown: dict[str, str] = {}
+        self.seq = 0
+        self.board_no = 1
+        self.in_summary = False
+        self.saw_summary = False
+        self.total_pot: int | None = None
+        self.rake: int | None = None
+        self.fees = 0
+        self.written_pots: list[Pot] = []
+        self.sb_posted: int | None = None
+
+    def read_body(self, lines: list[str], start: int) -> None:
+        """Every line from ``start`` on, each to the handler for its kind (line numbers in errors
+        are 1-based); a hand with no summary is truncated unless it was cancelled."""
+        names = self.names
+        n = len(lines)
+        i = start
+        while i < n:
+            text = lines[i].strip()
+            i += 1
+            if not text:
                 continue
-            if _is_separator(text):
-                continue
-            raise ParseError(f"unrecognised line {text!r}", i)
-
-        if in_summary:
-            if text.startswith("Total pot "):
-                total_pot, rake, fees, written_pots = _parse_total(text, money, i)
-            elif text.startswith("Seat "):
-                fees += _summary_seat(text, names, shown, money, i)
-            elif "Board [" in text:
-                found = _BRACKETS_RE.findall(text)
-                summary_boards[2 if text.startswith("SECOND") else 1] = _cards(found[0]) if found else ""
-            elif not text.startswith(_OTHER_SUMMARY_PREFIXES):
-                raise ParseError(f"unrecognised summary line {text!r}", i)
-            continue
-
-        if ' said, "' in text:
-            continue
-        if text.startswith("Dealt to "):
-            name, sep, rest = text[9:].rpartition(" [")
-            if not sep:
-                if text[9:] in names:
+            if text[0] == "*":
+                if text.startswith("*** "):
+                    self.marker(text, i)
                     continue
-                raise ParseError(f"unreadable Dealt to line {text!r}", i)
-            if name not in names:
-                raise ParseError(f"cards dealt to unseated player {name!r}", i)
-            dealt[name] = "".join(_cards(c) for c in _BRACKETS_RE.findall("[" + rest))
-            continue
-        if text.startswith("Uncalled bet ("):
-            back = _uncalled(text, names, money, i, seq, street)
-            committed[back.player] = committed.get(back.player, 0) + back.contribution
-            append(back)
-            seq += 1
-            continue
-
-        name, sep, verb = _actor(text, names)
-        if sep and name in names:
-            kind: Kind
-            wager = _wager(verb, text, seq, street, name, money, i, committed)
-            if wager is not None:
-                append(wager)
-            elif verb.startswith("posts "):
-                if verb.startswith("posts small & big blinds "):
-                    amt_text, _, tail = verb[25:].partition(" and ")
-                    total = money(amt_text, i)
-                    live = min(hand.bb, total)
-                    committed[name] = committed.get(name, 0) + live
-                    all_in = _all_in(tail)
-                    append(Action(seq, street, name, Kind.POST_BB, live, None, all_in, live))
-                    seq += 1
-                    dead = total - live
-                    append(Action(seq, street, name, Kind.POST_DEAD, dead, None, all_in, dead))
-                else:
-                    post = next((p for p in _POSTS if verb.startswith(p[0])), None)
-                    if post is None:
-                        raise ParseError(f"unknown post {text!r}", i)
-                    prefix, kind = post
-                    amt_text, _, tail = verb[len(prefix) :].partition(" and ")
-                    amount = money(amt_text, i)
-                    if kind is Kind.POST_ANTE:
-                        if not hand.ante:
-                            hand.ante = amount
-                    else:
-                        committed[name] = committed.get(name, 0) + amount
-                        if kind is Kind.POST_SB and sb_posted is None:
-                            sb_posted = amount
-                        elif kind is Kind.POST_STRADDLE and not hand.straddle:
-                            hand.straddle = amount
-                    append(Action(seq, street, name, kind, amount, None, _all_in(tail), amount))
-            elif verb.startswith("shows ") or verb.startswith("mucks "):
-                found = _BRACKETS_RE.findall(verb)
-                cards = _cards(found[0]) if found else None
-                is_show = verb[0] == "s"
-                if cards:
-                    shown.setdefault(name, cards)
-                elif is_show:
-                    raise ParseError(f"show without cards {text!r}", i)
-                show_kind = Kind.SHOW if is_show else Kind.MUCK
-                append(Action(seq, street, name, show_kind, None, None, False, 0, cards))
-            elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+                if _is_separator(text):
+                    continue
+                raise ParseError(f"unrecognised line {text!r}", i)
+            if self.in_summary:
+                self.summary_line(text, i)
                 continue
-            else:
-                raise ParseError(f"unrecognised action {text!r}", i)
-            seq += 1
-            continue
+            if ' said, "' in text:
+                continue
+            if text.startswith("Dealt to "):
+                self.dealt_line(text, i)
+                continue
+            if text.startswith("Uncalled bet ("):
+                self.uncalled(text, i)
+                continue
+            name, sep, verb = _actor(text, names)
+            if sep and name in names:
+                self.player_line(name, verb, text, i)
+                continue
+            self.other_line(text, i)
+        if not self.saw_summary and not self.hand.cancelled:
+            raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
 
+    def marker(self, text: str, line_no: int) -> None:
+        """A ``*** LABEL ***`` line: the summary starts, or the game's street changes."""
+        label = _marker_label(text)
+        if label == "SUMMARY":
+            self.in_summary = self.saw_summary = True
+        else:
+            self.street_marker(label, text, line_no)
+
+    def street_marker(self, label: str, text: str, line_no: int) -> None:
+        raise NotImplementedError
+
+    def dealt_line(self, text: str, line_no: int) -> None:
+        raise NotImplementedError
+
+    def player_line(self, name: str, verb: str, text: str, line_no: int) -> None:
+        raise NotImplementedError
+
+    def summary_board(self, text: str) -> bool:
+        """A summary board line kept by the game (True), or not one (False)."""
+        return False
+
+    def summary_line(self, text: str, line_no: int) -> None:
+        """A line after ``*** SUMMARY ***``: the site's totals, a seat's result, or a board."""
+        if text.startswith("Total pot "):
+            self.total_pot, self.rake, self.fees, self.written_pots = _parse_total(text, self.money, line_no)
+        elif text.startswith("Seat "):
+            self.fees += _summary_seat(text, self.names, self.shown, self.money, line_no)
+        elif not self.summary_board(text) and not text.startswith(_OTHER_SUMMARY_PREFIXES):
+            raise ParseError(f"unrecognised summary line {text!r}", line_no)
+
+    def uncalled(self, text: str, line_no: int) -> None:
+        """An ``Uncalled bet (X) returned to NAME`` line: a negative contribution."""
+        back = _uncalled(text, self.names, self.money, line_no, self.seq, self.street)
+        self.committed[back.player] = self.committed.get(back.player, 0) + back.contribution
+        self.append(back)
+        self.seq += 1
+
+    def post_both_blinds(self, name: str, verb: str, line_no: int) -> None:
+        """"posts small & big blinds T": the big blind (live) then T - bb dead; advances ``seq``
+        past the first of the two actions (the caller's usual step passes the second)."""
+        amt_text, _, tail = verb[25:].partition(" and ")
+        total = self.money(amt_text, line_no)
+        live = min(self.hand.bb, total)
+        self.committed[name] = self.committed.get(name, 0) + live
+        all_in = _all_in(tail)
+        self.append(Action(self.seq, self.street, name, Kind.POST_BB, live, None, all_in, live))
+        self.seq += 1
+        dead = total - live
+        self.append(Action(self.seq, self.street, name, Kind.POST_DEAD, dead, None, all_in, dead))
+
+    def show_or_muck(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """A ``shows [..]``/``mucks [..]`` verb: its action, and the cards into ``shown``."""
+        found = _BRACKETS_RE.findall(verb)
+        cards = _cards(found[0]) if found else None
+        is_show = verb[0] == "s"
+        if cards:
+            self.shown.setdefault(name, cards)
+        elif is_show:
+            raise ParseError(f"show without cards {text!r}", line_no)
+        show_kind = Kind.SHOW if is_show else Kind.MUCK
+        self.append(Action(self.seq, self.street, name, show_kind, None, None, False, 0, cards))
+
+    def other_line(self, text: str, line_no: int) -> None:
+        """A line that is no seated player's ``NAME: VERB``: collects, cash-outs, notices that move
+        no chips, a cancelled hand; anything else is refused."""
         if " collected " in text:
-            awards.append(_collect(text, names, money, i, board_no))
-            continue
-        if " cashed out the hand for " in text:
-            append(_cash_out(text, names, money, i, seq))
-            seq += 1
-            continue
-        if text in _IGNORED_LINES:
-            continue
-        if text == "Hand cancelled":
-            hand.cancelled = True
-            continue
-        if text.endswith(IGNORED_SUFFIXES) or any(part in text for part in IGNORED_PARTS):
-            continue
-        raise ParseError(f"unrecognised line {text!r}", i)
+            self.hand.awards.append(_collect(text, self.names, self.money, line_no, self.board_no))
+        elif " cashed out the hand for " in text:
+            self.append(_cash_out(text, self.names, self.money, line_no, self.seq))
+            self.seq += 1
+        elif text in _IGNORED_LINES or text in self.notices:
+            pass
+        elif text == "Hand cancelled":
+            self.hand.cancelled = True
+        elif not (text.endswith(IGNORED_SUFFIXES) or any(part in text for part in IGNORED_PARTS)):
+            raise ParseError(f"unrecognised line {text!r}", line_no)
 
-    if not saw_summary and not hand.cancelled:
-        raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
 
-    _site_totals(hand, sb_posted, total_pot, rake, fees, written_pots)
-    final_boards = summary_boards or boards
-    hand.boards = [Board(k, c) for k, c in sorted(final_boards.items()) if c]
+class _FlopReading(_Reading):
+    """A flop game's body: run-twice boards, blinds, antes and straddles, hole cards dealt."""
 
+    __slots__ = ("boards", "dealt", "summary_boards")
+
+    def __init__(self, hand: Hand, names: set[str], money: StarsMoney) -> None:
+        super().__init__(hand, names, money, Street.PREFLOP)
+        self.dealt: dict[str, str] = {}
+        self.boards: dict[int, str] = {}  # board number -> cards, from the street markers
+        self.summary_boards: dict[int, str] = {}  # the same from the summary (preferred)
+
+    def street_marker(self, label: str, text: str, line_no: int) -> None:
+        """A street marker; "FIRST "/"SECOND " name the board of a hand run twice, and a showdown
+        marker sets which board the following collects are paid from."""
+        if label.startswith("HOLE CARDS") or label.startswith("DEALING"):
+            self.street = Street.PREFLOP
+            return
+        which = 1
+        if label.startswith("FIRST "):
+            label = label[6:]
+        elif label.startswith("SECOND "):
+            label = label[7:]
+            which = 2
+        new_street = _STREETS.get(label)
+        if new_street is None:
+            raise ParseError(
+                f"street marker {text!r} is not PokerStars layout (third-party converter, "
+                "e.g. VitamintK's Pluribus files)",
+                line_no,
+            )
+        if new_street is Street.SHOWDOWN:
+            self.board_no = which
+        else:
+            found = _BRACKETS_RE.findall(text)
+            if found:
+                self.boards[which] = "".join(_cards(b) for b in found)
+        if new_street is not self.street:
+            self.street = new_street
+            self.committed = {}
+
+    def summary_board(self, text: str) -> bool:
+        """A summary "Board [..]" line (of board 1, or "SECOND Board [..]" of board 2)."""
+        if "Board [" not in text:
+            return False
+        found = _BRACKETS_RE.findall(text)
+        self.summary_boards[2 if text.startswith("SECOND") else 1] = _cards(found[0]) if found else ""
+        return True
+
+    def dealt_line(self, text: str, line_no: int) -> None:
+        """``Dealt to NAME [cards]`` (a name may hold " [", so the last one is cut)."""
+        name, sep, rest = text[9:].rpartition(" [")
+        if not sep:
+            if text[9:] in self.names:
+                return
+            raise ParseError(f"unreadable Dealt to line {text!r}", line_no)
+        if name not in self.names:
+            raise ParseError(f"cards dealt to unseated player {name!r}", line_no)
+        self.dealt[name] = "".join(_cards(c) for c in _BRACKETS_RE.findall("[" + rest))
+
+    def player_line(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """A seated player's ``NAME: VERB``: a decision, a post, a show or muck."""
+        wager = _wager(verb, text, self.seq, self.street, name, self.money, line_no, self.committed)
+        if wager is not None:
+            self.append(wager)
+        elif verb.startswith("posts "):
+            self.post(name, verb, text, line_no)
+        elif verb.startswith("shows ") or verb.startswith("mucks "):
+            self.show_or_muck(name, verb, text, line_no)
+        elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+            return
+        else:
+            raise ParseError(f"unrecognised action {text!r}", line_no)
+        self.seq += 1
+
+    def post(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """A blind, ante or straddle; the first of each sets the hand's ante, small blind (as
+        posted) and straddle."""
+        if verb.startswith("posts small & big blinds "):
+            self.post_both_blinds(name, verb, line_no)
+            return
+        kind, amount, all_in = _live_post(verb, text, self.money, line_no)
+        hand = self.hand
+        if kind is Kind.POST_ANTE:
+            if not hand.ante:
+                hand.ante = amount
+        else:
+            self.committed[name] = self.committed.get(name, 0) + amount
+            if kind is Kind.POST_SB and self.sb_posted is None:
+                self.sb_posted = amount
+            elif kind is Kind.POST_STRADDLE and not hand.straddle:
+                hand.straddle = amount
+        self.append(Action(self.seq, self.street, name, kind, amount, None, all_in, amount))
+
+
+def _flop_hole_cards(hand: Hand, dealt: dict[str, str], shown: dict[str, str]) -> None:
+    """Hole cards: one player dealt is the hero (DEALT); several means the operator's export of
+    everyone's (OPERATOR); others' shown cards are padded with "?" to the variant's count."""
     hole = hand.hole_cards
     if len(dealt) > 1:
         for player, cards in dealt.items():
@@ -557,7 +715,6 @@ def _parse_hand(block: Block, source_file: str) -> Hand | None:
     for player, cards in shown.items():
         if player not in dealt:
             hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
-    return hand
 
 
 def _wager(verb: str, text: str, seq: int, street: Street, name: str, money: StarsMoney, line_no: int,
