@@ -839,218 +839,170 @@ def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) ->
     Fixed-limit stakes are the small and big bet (``Hand.small_bet``/``big_bet``; ``bb`` is the
     small bet, as in the flop games; ``sb`` the small blind posted, 0 in stud)."""
     stud = family == "stud"
+    _game_stakes(hand, stud)
+    names, start = _read_seats(hand, lines, money)
+    reading = _GameReading(hand, names, money, family)
+    reading.read_body(lines, start)
+    _site_totals(hand, reading.sb_posted, reading.total_pot, reading.rake, reading.fees, reading.written_pots)
+    _game_hole_cards(hand, reading.final, reading.has_down, reading.shown)
+    return hand
+
+
+def _game_stakes(hand: Hand, stud: bool) -> None:
+    """Fixed-limit headers give the small and big bet: keep both, make ``bb`` the small bet and
+    ``sb`` the small blind (none in stud, which has no blinds)."""
     if hand.betting == "FL":
         hand.small_bet, hand.big_bet = hand.sb, hand.bb
         hand.bb = hand.sb
         hand.sb = 0 if stud else hand.bb // 2
     elif stud:
         hand.sb = 0
-    streets = _STUD_STREETS if stud else _DRAW_STREETS
-    seats = hand.seats
-    names: set[str] = set()
-    n = len(lines)
-    i = 2
-    while i < n:
-        text = lines[i].strip()
-        if not text.startswith("Seat "):
-            break
-        m = _SEAT_RE.match(text)
-        if m is None:
-            raise ParseError(f"unreadable seat line: {text!r}", i + 1)
-        player = m.group(2)
-        seats.append(Seat(int(m.group(1)), player, money(m.group(3), i + 1), bool(m.group(4).strip())))
-        names.add(player)
-        i += 1
-    if not seats:
-        raise ParseError("truncated hand: no seats", i + 1)
 
-    actions = hand.actions
-    append = actions.append
-    cards_rows = hand.street_cards
-    street = Street.THIRD if stud else Street.PREDRAW
-    bet_seen = False  # a post or decision on this street (draw games: a discard then starts the draw)
-    completed = False
-    committed: dict[str, int] = {}
-    final: dict[str, str] = {}  # each player's cards as last dealt (stud: up cards only for opponents)
-    has_down: set[str] = set()  # players whose down cards the export shows
-    shown: dict[str, str] = {}
-    awards = hand.awards
-    seq = 0
-    in_summary = saw_summary = False
-    total_pot: int | None = None
-    rake: int | None = None
-    fees = 0
-    written_pots: list[Pot] = []
-    sb_posted: int | None = None
 
-    def new_street(to: Street) -> None:
-        nonlocal street, committed, bet_seen
-        street, committed, bet_seen = to, {}, False
+class _GameReading(_Reading):
+    """A stud or draw body: its own street markers, cards dealt street by street (up or down),
+    bring-ins and completions, discards and stands pat."""
 
-    while i < n:
-        text = lines[i].strip()
-        i += 1
-        if not text:
-            continue
-        if text[0] == "*":
-            if text.startswith("*** "):
-                label = text[4 : text.find(" ***", 3)] if " ***" in text[3:] else text[4:]
-                if label == "SUMMARY":
-                    in_summary = saw_summary = True
-                    continue
-                to = streets.get(label)
-                if to is None:
-                    raise ParseError(f"street marker {text!r} is not PokerStars {family} layout", i)
-                if to is not street:
-                    new_street(to)
-                continue
-            if _is_separator(text):
-                continue
-            raise ParseError(f"unrecognised line {text!r}", i)
+    __slots__ = ("bet_seen", "completed", "family", "final", "has_down", "streets", "stud")
+    notices = _GAME_NOTICES
 
-        if in_summary:
-            if text.startswith("Total pot "):
-                total_pot, rake, fees, written_pots = _parse_total(text, money, i)
-            elif text.startswith("Seat "):
-                fees += _summary_seat(text, names, shown, money, i)
-            elif not text.startswith(_OTHER_SUMMARY_PREFIXES):
-                raise ParseError(f"unrecognised summary line {text!r}", i)
-            continue
+    def __init__(self, hand: Hand, names: set[str], money: StarsMoney, family: str) -> None:
+        stud = family == "stud"
+        super().__init__(hand, names, money, Street.THIRD if stud else Street.PREDRAW)
+        self.family = family
+        self.stud = stud
+        self.streets = _STUD_STREETS if stud else _DRAW_STREETS
+        self.bet_seen = False  # a post or decision on this street (draw games: a discard then starts the draw)
+        self.completed = False
+        self.final: dict[str, str] = {}  # each player's cards as last dealt (stud: up cards only for opponents)
+        self.has_down: set[str] = set()  # players whose down cards the export shows
 
-        if ' said, "' in text:
-            continue
-        if text.startswith("Dealt to "):
-            got = _dealt_groups(text[9:], names)
-            if got is None:
-                if text[9:] in names:
-                    continue
-                raise ParseError(f"cards dealt to unseated player {text[9:]!r}", i)
-            name, groups = got
-            if not groups:
-                raise ParseError(f"unreadable Dealt to line {text!r}", i)
-            new = groups[-1]
-            if stud:
-                if street is Street.THIRD and len(groups) == 1 and len(new) > 2:  # down cards, then the up-card
-                    cards_rows.append(StreetCards(name, street, new[:-2], False))
-                    cards_rows.append(StreetCards(name, street, new[-2:], True))
-                    has_down.add(name)
-                else:
-                    down = street is Street.SEVENTH
-                    cards_rows.append(StreetCards(name, street, new, not down))
-                    if down:
-                        has_down.add(name)
-            else:
-                cards_rows.append(StreetCards(name, street, new, False))
-                has_down.add(name)
-            final[name] = "".join(groups)
-            continue
-        if text.startswith("Uncalled bet ("):
-            back = _uncalled(text, names, money, i, seq, street)
-            committed[back.player] = committed.get(back.player, 0) + back.contribution
-            append(back)
-            seq += 1
-            continue
+    def new_street(self, to: Street) -> None:
+        """Betting starts afresh: nothing committed, nothing bet yet."""
+        self.street, self.committed, self.bet_seen = to, {}, False
 
-        name, sep, verb = _actor(text, names)
-        if sep and name in names:
-            if verb.startswith(("discards ", "stands pat")):
-                if street is Street.SHOWDOWN:
-                    raise ParseError(f"a draw after the showdown {text!r}", i)
-                if bet_seen:  # no draw marker written: the draw ends the street's betting
-                    k = DRAW_STREETS.index(street) if street in DRAW_STREETS else -1
-                    if not 0 <= k < len(DRAW_STREETS) - 1:
-                        raise ParseError(f"a draw where no draw can be {text!r}", i)
-                    new_street(DRAW_STREETS[k + 1])
-                found = _BRACKETS_RE.findall(verb)
-                thrown = _cards(found[0]) if found else None
-                if verb[0] == "d":
-                    count_text = verb[9:].partition(" card")[0]
-                    if not count_text.isdigit():
-                        raise ParseError(f"unreadable discard {text!r}", i)
-                    append(Action(seq, street, name, Kind.DISCARD, int(count_text), None, False, 0, thrown))
-                else:
-                    append(Action(seq, street, name, Kind.STAND_PAT, 0, None, False, 0, thrown))
-                    if thrown:
-                        final[name] = thrown
-                seq += 1
-                continue
-            bet_seen = True
-            wager = _wager(verb, text, seq, street, name, money, i, committed)
-            if wager is not None:
-                # stud: third street's first bet or raise over the bring-in completes it
-                if wager.kind in (Kind.BET, Kind.RAISE) and stud and street is Street.THIRD and not completed:
-                    wager, completed = wager._replace(kind=Kind.COMPLETE), True
-                append(wager)
-            elif verb.startswith("brings in for "):
-                amt_text, _, tail = verb[14:].partition(" and ")
-                amount = money(amt_text, i)
-                if not stud or street is not Street.THIRD:
-                    raise ParseError(f"a bring-in outside stud's third street {text!r}", i)
-                hand.bring_in = hand.bring_in or amount
-                committed[name] = committed.get(name, 0) + amount
-                append(Action(seq, street, name, Kind.BRING_IN, amount, None, _all_in(tail), amount))
-            elif verb.startswith("posts "):
-                if verb.startswith("posts small & big blinds "):
-                    amt_text, _, tail = verb[25:].partition(" and ")
-                    total = money(amt_text, i)
-                    live = min(hand.bb, total)
-                    committed[name] = committed.get(name, 0) + live
-                    all_in = _all_in(tail)
-                    append(Action(seq, street, name, Kind.POST_BB, live, None, all_in, live))
-                    seq += 1
-                    append(Action(seq, street, name, Kind.POST_DEAD, total - live, None, all_in, total - live))
-                else:
-                    post = next((p for p in _POSTS if verb.startswith(p[0])), None)
-                    if post is None:
-                        raise ParseError(f"unknown post {text!r}", i)
-                    prefix, kind = post
-                    amt_text, _, tail = verb[len(prefix) :].partition(" and ")
-                    amount = money(amt_text, i)
-                    if kind is Kind.POST_ANTE:
-                        hand.ante = hand.ante or amount
-                    elif stud:
-                        raise ParseError(f"a blind in stud {text!r}", i)
-                    else:
-                        committed[name] = committed.get(name, 0) + amount
-                        if kind is Kind.POST_SB and sb_posted is None:
-                            sb_posted = amount
-                    append(Action(seq, street, name, kind, amount, None, _all_in(tail), amount))
-            elif verb.startswith("shows ") or verb.startswith("mucks "):
-                found = _BRACKETS_RE.findall(verb)
-                cards = _cards(found[0]) if found else None
-                is_show = verb[0] == "s"
-                if cards:
-                    shown.setdefault(name, cards)
-                elif is_show:
-                    raise ParseError(f"show without cards {text!r}", i)
-                append(Action(seq, street, name, Kind.SHOW if is_show else Kind.MUCK, None, None, False, 0, cards))
-            elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
-                continue
-            else:
-                raise ParseError(f"unrecognised action {text!r}", i)
-            seq += 1
-            continue
+    def street_marker(self, label: str, text: str, line_no: int) -> None:
+        """A stud or draw street marker (anything else is another layout)."""
+        to = self.streets.get(label)
+        if to is None:
+            raise ParseError(f"street marker {text!r} is not PokerStars {self.family} layout", line_no)
+        if to is not self.street:
+            self.new_street(to)
 
-        if " collected " in text:
-            awards.append(_collect(text, names, money, i, 1))
-            continue
-        if " cashed out the hand for " in text:
-            append(_cash_out(text, names, money, i, seq))
-            seq += 1
-            continue
-        if text in _IGNORED_LINES or text in _GAME_NOTICES:
-            continue
-        if text == "Hand cancelled":
-            hand.cancelled = True
-            continue
-        if text.endswith(IGNORED_SUFFIXES) or any(part in text for part in IGNORED_PARTS):
-            continue
-        raise ParseError(f"unrecognised line {text!r}", i)
+    def dealt_line(self, text: str, line_no: int) -> None:
+        """``Dealt to NAME [old] [new]``: this street's new cards as rows, all of them as the
+        player's latest cards."""
+        got = _dealt_groups(text[9:], self.names)
+        if got is None:
+            if text[9:] in self.names:
+                return
+            raise ParseError(f"cards dealt to unseated player {text[9:]!r}", line_no)
+        name, groups = got
+        if not groups:
+            raise ParseError(f"unreadable Dealt to line {text!r}", line_no)
+        new = groups[-1]
+        if self.stud:
+            self.stud_cards(name, new, len(groups))
+        else:
+            self.hand.street_cards.append(StreetCards(name, self.street, new, False))
+            self.has_down.add(name)
+        self.final[name] = "".join(groups)
 
-    if not saw_summary and not hand.cancelled:
-        raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
-    _site_totals(hand, sb_posted, total_pot, rake, fees, written_pots)
+    def stud_cards(self, name: str, new: str, group_count: int) -> None:
+        """Stud's new cards: third street's lone group is the down cards then the up-card; the
+        seventh street card is down; every other card is up."""
+        cards_rows = self.hand.street_cards
+        street = self.street
+        if street is Street.THIRD and group_count == 1 and len(new) > 2:  # down cards, then the up-card
+            cards_rows.append(StreetCards(name, street, new[:-2], False))
+            cards_rows.append(StreetCards(name, street, new[-2:], True))
+            self.has_down.add(name)
+        else:
+            down = street is Street.SEVENTH
+            cards_rows.append(StreetCards(name, street, new, not down))
+            if down:
+                self.has_down.add(name)
 
+    def player_line(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """A seated player's ``NAME: VERB``: a draw, or a decision, bring-in, post, show or muck."""
+        if verb.startswith(("discards ", "stands pat")):
+            self.draw(name, verb, text, line_no)
+            return
+        self.bet_seen = True
+        wager = _wager(verb, text, self.seq, self.street, name, self.money, line_no, self.committed)
+        if wager is not None:
+            # stud: third street's first bet or raise over the bring-in completes it
+            if (wager.kind in (Kind.BET, Kind.RAISE) and self.stud and self.street is Street.THIRD
+                    and not self.completed):
+                wager, self.completed = wager._replace(kind=Kind.COMPLETE), True
+            self.append(wager)
+        elif verb.startswith("brings in for "):
+            self.bring_in(name, verb, text, line_no)
+        elif verb.startswith("posts "):
+            self.post(name, verb, text, line_no)
+        elif verb.startswith("shows ") or verb.startswith("mucks "):
+            self.show_or_muck(name, verb, text, line_no)
+        elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+            return
+        else:
+            raise ParseError(f"unrecognised action {text!r}", line_no)
+        self.seq += 1
+
+    def draw(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """A discard or stand pat; after the street's betting it starts the next draw street, as
+        old 5 Card Draw exports write no draw marker."""
+        if self.street is Street.SHOWDOWN:
+            raise ParseError(f"a draw after the showdown {text!r}", line_no)
+        if self.bet_seen:  # no draw marker written: the draw ends the street's betting
+            k = DRAW_STREETS.index(self.street) if self.street in DRAW_STREETS else -1
+            if not 0 <= k < len(DRAW_STREETS) - 1:
+                raise ParseError(f"a draw where no draw can be {text!r}", line_no)
+            self.new_street(DRAW_STREETS[k + 1])
+        found = _BRACKETS_RE.findall(verb)
+        thrown = _cards(found[0]) if found else None
+        if verb[0] == "d":
+            count_text = verb[9:].partition(" card")[0]
+            if not count_text.isdigit():
+                raise ParseError(f"unreadable discard {text!r}", line_no)
+            self.append(Action(self.seq, self.street, name, Kind.DISCARD, int(count_text), None, False, 0, thrown))
+        else:
+            self.append(Action(self.seq, self.street, name, Kind.STAND_PAT, 0, None, False, 0, thrown))
+            if thrown:
+                self.final[name] = thrown
+        self.seq += 1
+
+    def bring_in(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """"brings in for X": stud's forced opening bet on third street (the first sets the hand's)."""
+        amt_text, _, tail = verb[14:].partition(" and ")
+        amount = self.money(amt_text, line_no)
+        if not self.stud or self.street is not Street.THIRD:
+            raise ParseError(f"a bring-in outside stud's third street {text!r}", line_no)
+        hand = self.hand
+        hand.bring_in = hand.bring_in or amount
+        self.committed[name] = self.committed.get(name, 0) + amount
+        self.append(Action(self.seq, self.street, name, Kind.BRING_IN, amount, None, _all_in(tail), amount))
+
+    def post(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """An ante (the first sets the hand's), or a draw game's blind (refused in stud)."""
+        if verb.startswith("posts small & big blinds "):
+            self.post_both_blinds(name, verb, line_no)
+            return
+        kind, amount, all_in = _live_post(verb, text, self.money, line_no)
+        hand = self.hand
+        if kind is Kind.POST_ANTE:
+            hand.ante = hand.ante or amount
+        elif self.stud:
+            raise ParseError(f"a blind in stud {text!r}", line_no)
+        else:
+            self.committed[name] = self.committed.get(name, 0) + amount
+            if kind is Kind.POST_SB and self.sb_posted is None:
+                self.sb_posted = amount
+        self.append(Action(self.seq, self.street, name, kind, amount, None, all_in, amount))
+
+
+def _game_hole_cards(hand: Hand, final: dict[str, str], has_down: set[str], shown: dict[str, str]) -> None:
+    """Hole cards of the players whose down cards the export shows (one is the hero, several the
+    operator's export), then others' shown cards padded with "?" to the variant's count."""
     hole = hand.hole_cards
     known = {p: c for p, c in final.items() if p in has_down}
     if len(known) > 1:
@@ -1063,7 +1015,6 @@ def _parse_game(hand: Hand, lines: list[str], money: StarsMoney, family: str) ->
     for player, cards in shown.items():
         if player not in known:
             hole.append(HoleCards(player, cards.ljust(want, "?"), Provenance.SHOWN))
-    return hand
 
 
 def _parse_total(text: str, money: StarsMoney, line_no: int) -> tuple[int, int, int, list[Pot]]:
