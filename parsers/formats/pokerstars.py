@@ -458,11 +458,9 @@ class _Reading:
         "committed",
         "fees",
         "hand",
-        "in_summary",
         "money",
         "names",
         "rake",
-        "saw_summary",
         "sb_posted",
         "seq",
         "shown",
@@ -483,8 +481,6 @@ class _Reading:
         self.shown: dict[str, str] = {}
         self.seq = 0
         self.board_no = 1
-        self.in_summary = False
-        self.saw_summary = False
         self.total_pot: int | None = None
         self.rake: int | None = None
         self.fees = 0
@@ -493,8 +489,13 @@ class _Reading:
 
     def read_body(self, lines: list[str], start: int) -> None:
         """Every line from ``start`` on, each to the handler for its kind (line numbers in errors
-        are 1-based); a hand with no summary is truncated unless it was cancelled."""
+        are 1-based); from ``*** SUMMARY ***`` on, lines are the summary's. A hand with no summary
+        is truncated unless it was cancelled."""
         names = self.names
+        # bound once: this loop runs for every line of every hand
+        street_marker, summary_line, dealt_line = self.street_marker, self.summary_line, self.dealt_line
+        uncalled, player_line, other_line = self.uncalled, self.player_line, self.other_line
+        in_summary = False
         n = len(lines)
         i = start
         while i < n:
@@ -504,45 +505,44 @@ class _Reading:
                 continue
             if text[0] == "*":
                 if text.startswith("*** "):
-                    self.marker(text, i)
+                    label = _marker_label(text)
+                    if label == "SUMMARY":
+                        in_summary = True
+                    else:
+                        street_marker(label, text, i)
                     continue
                 if _is_separator(text):
                     continue
                 raise ParseError(f"unrecognised line {text!r}", i)
-            if self.in_summary:
-                self.summary_line(text, i)
+            if in_summary:
+                summary_line(text, i)
                 continue
             if ' said, "' in text:
                 continue
             if text.startswith("Dealt to "):
-                self.dealt_line(text, i)
+                dealt_line(text, i)
                 continue
             if text.startswith("Uncalled bet ("):
-                self.uncalled(text, i)
+                uncalled(text, i)
                 continue
             name, sep, verb = _actor(text, names)
             if sep and name in names:
-                self.player_line(name, verb, text, i)
+                player_line(name, verb, text, i)
                 continue
-            self.other_line(text, i)
-        if not self.saw_summary and not self.hand.cancelled:
+            other_line(text, i)
+        if not in_summary and not self.hand.cancelled:
             raise ParseError(f"truncated hand: no summary after line {n} ({lines[-1].strip()!r})", n)
 
-    def marker(self, text: str, line_no: int) -> None:
-        """A ``*** LABEL ***`` line: the summary starts, or the game's street changes."""
-        label = _marker_label(text)
-        if label == "SUMMARY":
-            self.in_summary = self.saw_summary = True
-        else:
-            self.street_marker(label, text, line_no)
-
     def street_marker(self, label: str, text: str, line_no: int) -> None:
+        """A ``*** LABEL ***`` line other than the summary's: each game names its own streets."""
         raise NotImplementedError
 
     def dealt_line(self, text: str, line_no: int) -> None:
+        """A ``Dealt to NAME [cards]`` line: each game deals its own way."""
         raise NotImplementedError
 
     def player_line(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """A seated player's ``NAME: VERB``: each game has its own verbs."""
         raise NotImplementedError
 
     def summary_board(self, text: str) -> bool:
@@ -612,7 +612,7 @@ class _FlopReading(_Reading):
     __slots__ = ("boards", "dealt", "summary_boards")
 
     def __init__(self, hand: Hand, names: set[str], money: StarsMoney) -> None:
-        super().__init__(hand, names, money, Street.PREFLOP)
+        _Reading.__init__(self, hand, names, money, Street.PREFLOP)
         self.dealt: dict[str, str] = {}
         self.boards: dict[int, str] = {}  # board number -> cards, from the street markers
         self.summary_boards: dict[int, str] = {}  # the same from the summary (preferred)
@@ -868,7 +868,7 @@ class _GameReading(_Reading):
 
     def __init__(self, hand: Hand, names: set[str], money: StarsMoney, family: str) -> None:
         stud = family == "stud"
-        super().__init__(hand, names, money, Street.THIRD if stud else Street.PREDRAW)
+        _Reading.__init__(self, hand, names, money, Street.THIRD if stud else Street.PREDRAW)
         self.family = family
         self.stud = stud
         self.streets = _STUD_STREETS if stud else _DRAW_STREETS
