@@ -545,6 +545,10 @@ class _Reading:
         """A seated player's ``NAME: VERB``: each game has its own verbs."""
         raise NotImplementedError
 
+    def post(self, name: str, verb: str, text: str, line_no: int) -> None:
+        """A ``posts ...`` verb: each game has its own forced bets."""
+        raise NotImplementedError
+
     def summary_board(self, text: str) -> bool:
         """A summary board line kept by the game (True), or not one (False)."""
         return False
@@ -577,6 +581,19 @@ class _Reading:
         self.seq += 1
         dead = total - live
         self.append(Action(self.seq, self.street, name, Kind.POST_DEAD, dead, None, all_in, dead))
+
+    def post_show_or_muck(self, name: str, verb: str, text: str, line_no: int) -> bool:
+        """The verbs every game shares after its wagers: a post, show or muck (True: it took a
+        sequence number), a verb ignored (False); any other is an error."""
+        if verb.startswith("posts "):
+            self.post(name, verb, text, line_no)
+        elif verb.startswith("shows ") or verb.startswith("mucks "):
+            self.show_or_muck(name, verb, text, line_no)
+        elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+            return False
+        else:
+            raise ParseError(f"unrecognised action {text!r}", line_no)
+        return True
 
     def show_or_muck(self, name: str, verb: str, text: str, line_no: int) -> None:
         """A ``shows [..]``/``mucks [..]`` verb: its action, and the cards into ``shown``."""
@@ -670,14 +687,8 @@ class _FlopReading(_Reading):
         wager = _wager(verb, text, self.seq, self.street, name, self.money, line_no, self.committed)
         if wager is not None:
             self.append(wager)
-        elif verb.startswith("posts "):
-            self.post(name, verb, text, line_no)
-        elif verb.startswith("shows ") or verb.startswith("mucks "):
-            self.show_or_muck(name, verb, text, line_no)
-        elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+        elif not self.post_show_or_muck(name, verb, text, line_no):
             return
-        else:
-            raise ParseError(f"unrecognised action {text!r}", line_no)
         self.seq += 1
 
     def post(self, name: str, verb: str, text: str, line_no: int) -> None:
@@ -938,14 +949,8 @@ class _GameReading(_Reading):
             self.append(wager)
         elif verb.startswith("brings in for "):
             self.bring_in(name, verb, text, line_no)
-        elif verb.startswith("posts "):
-            self.post(name, verb, text, line_no)
-        elif verb.startswith("shows ") or verb.startswith("mucks "):
-            self.show_or_muck(name, verb, text, line_no)
-        elif verb in _IGNORED_VERBS or verb.startswith("is sitting out"):
+        elif not self.post_show_or_muck(name, verb, text, line_no):
             return
-        else:
-            raise ParseError(f"unrecognised action {text!r}", line_no)
         self.seq += 1
 
     def draw(self, name: str, verb: str, text: str, line_no: int) -> None:
