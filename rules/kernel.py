@@ -489,7 +489,7 @@ def check_window(
         start = o_w[0]
         bail[h] = _one_hand(iw, bw, pot_el, hand_cards, h, max_rake_pct, ins, o_int, o_bool, o_w)
         if bail[h]:
-            o_w[0] = start  # a marked hand's rows are dropped (Python writes its states)
+            o_w[0] = start  # a marked hand's state columns are dropped (Python writes its states)
 
 
 @njit(cache=True, inline="always")
@@ -516,12 +516,14 @@ def _one_hand(
     """One hand (``check_window``'s loop body): replay and check it; a nonzero bail reason
     (``rules.codes.B_*``) marks it for Python, 0 (``BAIL_NONE``): the kernel decided it.
 
-    The phases below run in the order ``rules.replay`` and ``rules.handchecks`` check a hand, so the
-    first condition met names the bail. The window's arrays come as two tuples and this function is
-    inlined by numba: a call passing ~65 arrays cost ~0.45 us a hand (every array's fields passed one
-    by one; 2.04 -> 1.57 us). The betting phase is inlined down to each decision's helpers; the other
-    phases run once a hand and are ordinary calls, each compiled on its own: inlined too they saved
-    ~5% of the kernel's time (200k hands: 0.48 -> 0.45 s) and cost 13 s more of cold compile (47 -> 60 s)."""
+    The phases run in the order this kernel always bailed in (the blinds' amounts before the betting,
+    unlike Python, which replays first and checks the forced bets after: only the bail reason can
+    differ, and a bailed hand is wholly Python's). The window's input arrays come as one tuple, the
+    outputs as two matrices and a counter, and this function is inlined by numba: a call passing
+    ~65 arrays cost ~0.45 us a hand (every array's fields passed one by one; 2.04 -> 1.57 us). The
+    betting phase is inlined down to each decision's helpers; the other phases run once a hand and
+    are ordinary calls, each compiled on its own: inlined too they saved ~5% of the kernel's time
+    (200k hands: 0.48 -> 0.45 s) and cost 13 s more of cold compile (47 -> 60 s)."""
     (
         a_off, s_off, h_off, b_off, w_off, flags, button, sb_lvl, bb_lvl, site_rake, site_fees, site_total,
         site_added, prof_of, params, a_seq, a_street, a_player, a_kind, _a_amount, a_allin, a_contrib, a_text,

@@ -247,7 +247,8 @@ def replay(hand: Hand, prof: Profile, ring: list[str] | None = None) -> Replay:
         ring = clockwise(hand)
     bet = _Betting(hand, prof, ring)
     idx = bet.idx
-    street = bet.street  # a local copy of bet.street, read for every action; only new_round changes it
+    street = bet.street  # a local copy of bet.street, read for every action: a method that changes the
+    # street besides new_round must also update this copy
     for a in hand.actions:
         seq, a_street, player, kind, _amount, _rt, _ai, c, _cards, _at, _left_table = a
         i = idx.get(player, -1)
@@ -672,7 +673,9 @@ class _Betting:
         in the helpers it calls.
         """
         if self.expected == i and self.oot_skip < 0 and seq > self.last_post_seq:
-            sitout, left, skipped = False, False, -1  # in turn: nothing to judge
+            # in turn: nothing to judge. This repeats _whose_turn's own in-turn test to save its call;
+            # a check added there that must also run for in-turn actions belongs here too
+            sitout, left, skipped = False, False, -1
         else:
             sitout, left, skipped = self._whose_turn(a, i, seq, kind)
         street_bet = self.street_bet  # one name per line: a longer tuple assignment builds a tuple
@@ -1084,8 +1087,8 @@ def _disconnected(
     out: list[Finding],
 ) -> int:
     """Online: due players the site kept in the hand who never act again are all-in (disconnect
-    protection, reported as info); returns the player due after them. A module function, not a
-    closure, so the replay's hot locals stay fast locals.
+    protection, reported as info); returns the player due after them. A module function that takes
+    ``_Betting``'s lists: it runs only on an online round that closes with someone due.
     """
     if not kept:
         kept.append(kept_in_hand(hand, idx))
