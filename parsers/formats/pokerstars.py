@@ -546,7 +546,7 @@ class _Reading:
         raise NotImplementedError
 
     def post(self, name: str, verb: str, text: str, line_no: int) -> None:
-        """A ``posts ...`` verb: each game has its own forced bets."""
+        """A ``posts ...`` verb other than both blinds at once: each game has its own forced bets."""
         raise NotImplementedError
 
     def summary_board(self, text: str) -> bool:
@@ -585,7 +585,9 @@ class _Reading:
     def post_show_or_muck(self, name: str, verb: str, text: str, line_no: int) -> bool:
         """The verbs every game shares after its wagers: a post, show or muck (True: it took a
         sequence number), a verb ignored (False); any other is an error."""
-        if verb.startswith("posts "):
+        if verb.startswith("posts small & big blinds "):
+            self.post_both_blinds(name, verb, line_no)
+        elif verb.startswith("posts "):
             self.post(name, verb, text, line_no)
         elif verb.startswith("shows ") or verb.startswith("mucks "):
             self.show_or_muck(name, verb, text, line_no)
@@ -694,9 +696,6 @@ class _FlopReading(_Reading):
     def post(self, name: str, verb: str, text: str, line_no: int) -> None:
         """A blind, ante or straddle; the first of each sets the hand's ante, small blind (as
         posted) and straddle."""
-        if verb.startswith("posts small & big blinds "):
-            self.post_both_blinds(name, verb, line_no)
-            return
         kind, amount, all_in = _live_post(verb, text, self.money, line_no)
         hand = self.hand
         if kind is Kind.POST_ANTE:
@@ -989,9 +988,6 @@ class _GameReading(_Reading):
 
     def post(self, name: str, verb: str, text: str, line_no: int) -> None:
         """An ante (the first sets the hand's), or a draw game's blind (refused in stud)."""
-        if verb.startswith("posts small & big blinds "):
-            self.post_both_blinds(name, verb, line_no)
-            return
         kind, amount, all_in = _live_post(verb, text, self.money, line_no)
         hand = self.hand
         if kind is Kind.POST_ANTE:
