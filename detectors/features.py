@@ -76,11 +76,8 @@ def detected_hands(alias: str = "h") -> str:
     return f"NOT {alias}.cancelled AND {alias}.variant NOT IN ({non_flop})"
 
 
-def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | None = None,
-          until: str | None = None) -> None:
-    """Create the feature tables (views hh, cards, hp, strength, dec) for hands in [since, until]."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+def window(since: str | None = None, until: str | None = None) -> tuple[str, list[str]]:
+    """The WHERE clause (over ``hands h``) and its parameters for the hands a run reads."""
     # the detectors model flop games only: stud and draw hands (rules.money checks their money)
     # would count as hands dealt with no preflop entry in VPIP/PFR and in co-presence and chip flow
     where = [detected_hands()]
@@ -91,6 +88,15 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
     if until:
         where.append("h.hand_date <= CAST(? AS DATE)")
         params.append(until)
+    return " AND ".join(where), params
+
+
+def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | None = None,
+          until: str | None = None) -> None:
+    """Create the feature tables (views hh, cards, hp, strength, dec) for hands in [since, until]."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    where, params = window(since, until)
     con.execute(
         f"""CREATE OR REPLACE TEMP TABLE k_hand AS
         SELECT CAST(row_number() OVER (ORDER BY h.hand_id) AS INTEGER) AS hk, h.hand_id, h.site, h.started_at,
@@ -99,7 +105,7 @@ def build(con: duckdb.DuckDBPyConnection, mode: str = "operator", since: str | N
                coalesce(b.cards, '') AS board,
                CAST(dense_rank() OVER (ORDER BY h.table_name) AS INTEGER) AS tk
         FROM hands h LEFT JOIN boards b ON b.hand_id = h.hand_id AND b.board_no = 1
-        WHERE {" AND ".join(where)}""",
+        WHERE {where}""",
         params,
     )
     replace_view(con, "hh", VIEWS["hh"])

@@ -33,6 +33,7 @@ from detectors import (
     pairs,
     partial,
     queue,
+    spill,
     stats,
     teams,
 )
@@ -578,6 +579,12 @@ FLAG_COLUMNS = ["flag_id", "run_id", "family", "players", "score", "severity", "
                 "detector_version", "params", "created_at", "first_hand_at", "last_hand_at"]
 
 
+def _hands_in_window(con: duckdb.DuckDBPyConnection, params: Params) -> int:
+    where, args = features.window(params.since, params.until)
+    row = con.execute(f"SELECT count(*) FROM hands h WHERE {where}", args).fetchone()
+    return int(row[0]) if row else 0
+
+
 def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyConnection | None = None,
            partials: Sequence[tuple[Path, str]] = ()) -> RunSummary:
     """Run every detector on the warehouse at ``db`` and store statistics, flags and the run
@@ -596,11 +603,15 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
             con.execute(f"SET threads = {int(params.threads)}")
         apply_schema(con)
         run_id = f"{params.mode}-{started:%Y%m%dT%H%M%S%f}"
-        u = compute(con, params, partials)
-        u, model = score(u, params)
-        counts = con.execute("SELECT count(DISTINCT hk), count(DISTINCT pk) FROM k_hp").fetchone()
-        hands, players = counts or (0, 0)
-        flags, ranked = build_flags(con, u, params, run_id, model, int(players))
+        spill.check_room(con, _hands_in_window(con, params), params.memory_limit)
+        try:
+            u = compute(con, params, partials)
+            u, model = score(u, params)
+            counts = con.execute("SELECT count(DISTINCT hk), count(DISTINCT pk) FROM k_hp").fetchone()
+            hands, players = counts or (0, 0)
+            flags, ranked = build_flags(con, u, params, run_id, model, int(players))
+        except duckdb.OutOfMemoryException as exc:
+            raise spill.out_of_room(exc, con, params.memory_limit) from exc
         con.execute("BEGIN")
         con.execute("INSERT INTO player_stats BY NAME SELECT $r AS run_id, * FROM t_player_stats", {"r": run_id})
         con.execute("INSERT INTO pair_stats BY NAME SELECT $r AS run_id, * FROM t_pair_stats", {"r": run_id})

@@ -20,13 +20,20 @@ def cmd_detect(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from detectors.run import Params, detect
+    from detectors.spill import DetectorSpaceError
+    from warehouse.db import memory_limit
 
     modes = ["operator", "player"] if args.mode == "both" else [args.mode]
     for mode in modes:
-        summary = detect(args.db, Params(mode=mode, since=args.since, until=args.until, model=args.model,
-                                         budget_share=args.budget_share,
-                                         budget_per_1000_players=args.budget_per_1000_players,
-                                         budget_cap_per_1000_players=args.budget_cap_per_1000_players))
+        params = Params(mode=mode, since=args.since, until=args.until, model=args.model,
+                        memory_limit=memory_limit(Params.memory_limit),
+                        budget_share=args.budget_share, budget_per_1000_players=args.budget_per_1000_players,
+                        budget_cap_per_1000_players=args.budget_cap_per_1000_players)
+        try:
+            summary = detect(args.db, params)
+        except DetectorSpaceError as exc:
+            print(f"error: --db {args.db} ({mode}): {exc}", file=sys.stderr)
+            return 1
         if args.json:
             print(json.dumps(asdict(summary), sort_keys=True))
         else:

@@ -26,6 +26,7 @@ def test_writer_and_reader_take_the_limits_from_the_environment(tmp_path: Path,
     monkeypatch.setenv("FLOORMAN_DUCKDB_MEMORY", "300MB")
     monkeypatch.setenv("FLOORMAN_DUCKDB_THREADS", "1")
     monkeypatch.setenv("FLOORMAN_DUCKDB_TEMP", str(tmp_path / "spill"))
+    monkeypatch.setenv("FLOORMAN_DUCKDB_MAX_TEMP", "2GB")
     db = tmp_path / "w.duckdb"
     connect(db).close()
     for read_only in (False, True):
@@ -34,17 +35,34 @@ def test_writer_and_reader_take_the_limits_from_the_environment(tmp_path: Path,
             assert _setting(con, "memory_limit") == "286.1 MiB"  # DuckDB reports 300 MB in MiB
             assert _setting(con, "threads") == "1"
             assert _setting(con, "temp_directory") == str(tmp_path / "spill")
+            assert _setting(con, "max_temp_directory_size") == "1.8 GiB"
         finally:
             con.close()
 
 
 def test_unset_or_blank_variables_leave_duckdb_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("FLOORMAN_DUCKDB_MEMORY", "FLOORMAN_DUCKDB_THREADS", "FLOORMAN_DUCKDB_TEMP"):
+    for var in ("FLOORMAN_DUCKDB_MEMORY", "FLOORMAN_DUCKDB_THREADS", "FLOORMAN_DUCKDB_TEMP",
+                "FLOORMAN_DUCKDB_MAX_TEMP"):
         monkeypatch.setenv(var, " ")
     assert duckdb_config() == {}
     assert memory_limit("5GB") == "5GB"
     monkeypatch.setenv("FLOORMAN_DUCKDB_MEMORY", "2GB")
     assert memory_limit("5GB") == "2GB"  # the detector step's own default gives way to the deployment's
+
+
+def test_the_temp_cap_is_enforced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spill past FLOORMAN_DUCKDB_MAX_TEMP fails (DuckDB ignores the cap in connect's config)."""
+    import duckdb
+
+    monkeypatch.setenv("FLOORMAN_DUCKDB_TEMP", str(tmp_path / "spill"))
+    monkeypatch.setenv("FLOORMAN_DUCKDB_MAX_TEMP", "10MB")
+    con = connect(tmp_path / "w.duckdb")
+    try:
+        con.execute("SET memory_limit = '50MB'")
+        with pytest.raises(duckdb.OutOfMemoryException, match="max_temp_directory_size"):
+            con.execute("CREATE TEMP TABLE t AS SELECT range AS a, range::VARCHAR AS b FROM range(20000000)")
+    finally:
+        con.close()
 
 
 def test_detector_tables_of_a_partition_are_built_under_the_limit(tmp_path: Path,
