@@ -601,17 +601,20 @@ def detect(db: str | Path, params: Params | None = None, con: duckdb.DuckDBPyCon
         con.execute("SET preserve_insertion_order = false")
         if params.threads:
             con.execute(f"SET threads = {int(params.threads)}")
+        spill.check_room(con, _hands_in_window(con, params))  # before anything is written
         apply_schema(con)
         run_id = f"{params.mode}-{started:%Y%m%dT%H%M%S%f}"
-        spill.check_room(con, _hands_in_window(con, params), params.memory_limit)
         try:
             u = compute(con, params, partials)
             u, model = score(u, params)
             counts = con.execute("SELECT count(DISTINCT hk), count(DISTINCT pk) FROM k_hp").fetchone()
             hands, players = counts or (0, 0)
             flags, ranked = build_flags(con, u, params, run_id, model, int(players))
-        except duckdb.OutOfMemoryException as exc:
-            raise spill.out_of_room(exc, con, params.memory_limit) from exc
+        except duckdb.Error as exc:
+            space = spill.restated(exc, con)
+            if space is None:
+                raise
+            raise space from exc
         con.execute("BEGIN")
         con.execute("INSERT INTO player_stats BY NAME SELECT $r AS run_id, * FROM t_player_stats", {"r": run_id})
         con.execute("INSERT INTO pair_stats BY NAME SELECT $r AS run_id, * FROM t_pair_stats", {"r": run_id})
