@@ -60,3 +60,14 @@ def test_threads_split_rows_without_changing_them() -> None:
     many = np.tile(x, (4, 1))  # 12,000 rows: enough for the walk to be split across threads
     split = treepredict.raw_scores(forest, many, threads=3)
     np.testing.assert_array_equal(split, np.tile(treepredict.raw_scores(forest, x, threads=1), (4, 1)))
+
+
+def test_threaded_isolation_forest_scores_are_sklearns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The anomaly scores split across threads (``learn._score_samples``) are scikit-learn's, bit
+    for bit, in the rows' order, also when the rows do not split evenly."""
+    from sklearn.ensemble import IsolationForest
+
+    monkeypatch.setattr(learn.os, "cpu_count", lambda: 3)  # three uneven chunks, on any machine
+    x = np.nan_to_num(np.vstack([_inputs(29, seed=s) for s in range(21)]))  # 63,000 rows
+    forest = IsolationForest(n_estimators=50, random_state=0).fit(x)
+    np.testing.assert_array_equal(learn._score_samples(forest, x), forest.score_samples(x))
