@@ -13,10 +13,8 @@ The isolation forest is fitted on each run's own pairs (no labels) to surface un
 
 from __future__ import annotations
 
-import os
 import pickle
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -204,9 +202,4 @@ def _score_samples(forest: IsolationForest, x: np.ndarray[Any, Any]) -> np.ndarr
     core; each row's score depends on that row alone and the tree walks release the GIL, so threads
     give the same values, bit for bit. 332,190 random rows of the 29 features: 2.6-3.4 s -> 1.4 s on
     two cores; the model stage of ``bench/detect.py`` at 1,000,000 hands: 11.3 s -> 10.9 s."""
-    n = max(1, min(os.cpu_count() or 1, 4, len(x) // 20_000 or 1))
-    if n == 1:
-        return np.asarray(forest.score_samples(x))
-    with ThreadPoolExecutor(n) as pool:
-        return np.concatenate(list(pool.map(forest.score_samples, np.array_split(x, n))))
-
+    return treepredict.by_row_chunks(forest.score_samples, x, 20_000)

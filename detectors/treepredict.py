@@ -12,6 +12,7 @@ agree to the last bits and the softmax is scikit-learn's own.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -105,21 +106,28 @@ def _raw(x: np.ndarray, feature: np.ndarray, threshold: np.ndarray, missing_left
     return out
 
 
+def by_row_chunks(score: Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]], x: np.ndarray[Any, Any],
+                  min_rows: int, threads: int | None = None) -> np.ndarray[Any, Any]:
+    """``score(x)`` with the rows split across ``threads`` (default: the cores, at most 4; one chunk
+    per ``min_rows`` rows at least), results stacked in row order. Only for a ``score`` whose rows do
+    not depend on each other and that releases the GIL (a compiled or Cython tree walk)."""
+    n = max(1, min(threads or os.cpu_count() or 1, 4, len(x) // min_rows or 1))
+    if n == 1:
+        return score(x)
+    with ThreadPoolExecutor(n) as pool:
+        return np.concatenate(list(pool.map(score, np.array_split(x, n))))
+
+
 def raw_scores(forest: FlatForest, x: np.ndarray[Any, Any], threads: int | None = None) -> np.ndarray[Any, Any]:
-    """scikit-learn's ``_raw_predict`` (rows x classes; one column for a binary model). The rows
-    are split across ``threads`` (default: the cores, at most 4); the compiled walk releases the GIL."""
+    """scikit-learn's ``_raw_predict`` (rows x classes; one column for a binary model), the rows
+    split across threads (``by_row_chunks``); the compiled walk releases the GIL."""
     f = forest
-    x = np.ascontiguousarray(x, dtype=np.float64)
-    n = max(1, min(threads or os.cpu_count() or 1, 4, len(x) // 5000 or 1))
 
     def walk(part: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         return _raw(part, f.feature, f.threshold, f.missing_left, f.left, f.right, f.is_leaf, f.value,
                     f.roots, f.baseline)
 
-    if n == 1:
-        return walk(x)
-    with ThreadPoolExecutor(n) as pool:
-        return np.vstack(list(pool.map(walk, np.array_split(x, n))))
+    return by_row_chunks(walk, np.ascontiguousarray(x, dtype=np.float64), 5000, threads)
 
 
 def predict_proba(estimator: Any, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

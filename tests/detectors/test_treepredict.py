@@ -67,7 +67,7 @@ def test_threaded_isolation_forest_scores_are_sklearns(monkeypatch: pytest.Monke
     for bit, in the rows' order, also when the rows do not split evenly."""
     from sklearn.ensemble import IsolationForest
 
-    monkeypatch.setattr(learn.os, "cpu_count", lambda: 3)  # three uneven chunks, on any machine
+    monkeypatch.setattr(treepredict.os, "cpu_count", lambda: 3)  # three uneven chunks, on any machine
     x = np.nan_to_num(np.vstack([_inputs(29, seed=s) for s in range(21)]))  # 63,000 rows
     forest = IsolationForest(n_estimators=50, random_state=0).fit(x)
     np.testing.assert_array_equal(learn._score_samples(forest, x), forest.score_samples(x))
