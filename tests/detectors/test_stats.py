@@ -111,6 +111,34 @@ def test_pair_stats_are_symmetric_where_they_must_be(pluribus: duckdb.DuckDBPyCo
     assert rows and all(r[0] for r in rows)
 
 
+def test_card_spot_sums_match_the_per_hand_rows(pluribus: duckdb.DuckDBPyConnection) -> None:
+    """The pair table's card-conditioned counts (cs: folds facing a bet; csn: bets when not facing
+    one) are the per-hand rows of ``pcs`` summed on the right side of B's strength."""
+    got = pluribus.execute(
+        """SELECT player_a, player_b, sum(cs_b_stronger_n), sum(cs_b_stronger_fold), sum(cs_b_weaker_n),
+                  sum(cs_b_weaker_fold), round(sum(cs_b_stronger_exp), 6), sum(csn_b_stronger_n),
+                  sum(csn_b_stronger_aggr), sum(csn_b_weaker_aggr)
+        FROM t_pair_stats GROUP BY ALL"""
+    ).fetchall()
+    want = {
+        (a, b): row for a, b, *row in pluribus.execute(
+            """SELECT a, b,
+                count(*) FILTER (WHERE facing AND b_stronger), count(*) FILTER (WHERE facing AND b_stronger AND fold),
+                count(*) FILTER (WHERE facing AND NOT b_stronger),
+                count(*) FILTER (WHERE facing AND NOT b_stronger AND fold),
+                round(coalesce(sum(p_fold) FILTER (WHERE facing AND b_stronger), 0), 6),
+                count(*) FILTER (WHERE NOT facing AND b_stronger),
+                count(*) FILTER (WHERE NOT facing AND b_stronger AND aggr),
+                count(*) FILTER (WHERE NOT facing AND NOT b_stronger AND aggr)
+            FROM pcs GROUP BY ALL"""
+        ).fetchall()
+    }
+    assert got
+    for a, b, *row in got:
+        assert tuple(row) == tuple(want.get((a, b), (0, 0, 0, 0, 0.0, 0, 0, 0))), (a, b)
+    assert sum(r[3] for r in got) > 0 and sum(r[8] for r in got) > 0, "Pluribus bots fold and bet with cards known"
+
+
 def test_decision_to_call_is_never_negative_and_matches_calls(pluribus: duckdb.DuckDBPyConnection) -> None:
     """A call moves exactly the amount owed (capped by the stack on all-ins)."""
     bad = pluribus.execute(
