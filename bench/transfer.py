@@ -42,6 +42,7 @@ from train_pair_models import frame, hands_of, world_dir, worlds  # noqa: E402
 from detectors import attribution, learn  # noqa: E402
 from detectors.evaluate import load_truth  # noqa: E402
 from detectors.families import FAMILIES  # noqa: E402
+from detectors.train import join_on_screen_names  # noqa: E402
 
 #: team intensity bins (the issue's low ~0.2, medium ~0.5, high 1.0)
 BINS = (("low", 0.0, 0.35), ("medium", 0.35, 0.7), ("high", 0.7, math.inf))
@@ -68,10 +69,7 @@ def with_intensity(f: pl.DataFrame, truth: dict[str, Any]) -> pl.DataFrame:
             for a in t["members"] for b in t["members"] if a < b]
     lab = pl.DataFrame(rows, schema=["_a", "_b", "intensity"], orient="row").unique(
         ["_a", "_b"], keep="last", maintain_order=True)
-    names = f.select(pl.col("player_a").str.splitn(":", 2).struct.field("field_1").alias("_a"),
-                     pl.col("player_b").str.splitn(":", 2).struct.field("field_1").alias("_b"))
-    keyed = pl.concat([f.drop("intensity", strict=False), names], how="horizontal")
-    return keyed.join(lab, on=["_a", "_b"], how="left").drop("_a", "_b")
+    return join_on_screen_names(f, lab)
 
 
 def model_scores(f: pl.DataFrame, pair_model: learn.PairModel,

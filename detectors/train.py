@@ -33,17 +33,21 @@ def labelled_pairs(db: str | Path, truth_path: str | Path, mode: str) -> pl.Data
 def label_frame(u: pl.DataFrame, truth: dict[str, Any]) -> pl.DataFrame:
     """u with a ``family`` column from simulator truth ('none' for honest pairs)."""
     fam, _ = truth_pairs(truth)
-    lab = pl.DataFrame(
-        [(a, b, f) for (a, b), f in fam.items()], schema=["player_a", "player_b", "family"], orient="row"
-    )
-    # the statistics key players "site:name"; truth names the simulated site's screen names
+    lab = pl.DataFrame([(a, b, f) for (a, b), f in fam.items()], schema=["_a", "_b", "family"], orient="row")
+    return join_on_screen_names(u, lab).with_columns(pl.col("family").fill_null("none"))
+
+
+def join_on_screen_names(u: pl.DataFrame, lab: pl.DataFrame) -> pl.DataFrame:
+    """u left-joined with ``lab``, whose ``_a`` / ``_b`` are a pair's screen names (``_a`` < ``_b``, as
+    truth files name players); u's own columns of the same names as lab's are replaced. Why: the
+    statistics key players "site:name", and truth names the simulated site's screen names."""
     names = u.select(
         pl.col("player_a").str.splitn(":", 2).struct.field("field_1").alias("_a"),
         pl.col("player_b").str.splitn(":", 2).struct.field("field_1").alias("_b"),
     )
-    keyed = pl.concat([u.drop("family", strict=False), names], how="horizontal")
-    return keyed.join(lab, left_on=["_a", "_b"], right_on=["player_a", "player_b"], how="left").drop(
-        "_a", "_b").with_columns(pl.col("family").fill_null("none"))
+    keyed = pl.concat([u.drop([c for c in lab.columns if c not in ("_a", "_b")], strict=False), names],
+                      how="horizontal")
+    return keyed.join(lab, on=["_a", "_b"], how="left").drop("_a", "_b")
 
 
 def weight_decoys(frame: pl.DataFrame, truth: dict[str, Any], weight: float) -> pl.DataFrame:
