@@ -15,7 +15,8 @@ detectors nor the other generators, is where choices that must transfer to unsee
 made (the first generator's rooms are what the models were fitted on, so they favour whatever
 the models learned); foreign and heldout stay the test. The fourth (``simulator.rival``,
 ``--generators rival``), by yet another author under the same rules, checks whether a choice
-made on indie transfers to a generator it was not made on.
+made on indie transfers to a generator it was not made on. The fifth (``simulator.outsider``,
+``--generators outsider``, written 2026-12-07 under the same rules) has only ever been measured.
 
 Metrics (``detectors.evaluate``): composite = 0.7·PairAP + 0.2·EvidenceMAP@5 + 0.1·FamilyMAP;
 team recall = share of teams with at least one member pair flagged; decoys@2K = honest-decoy

@@ -18,6 +18,7 @@ AUTHORS = {
     "heldout": "simulator.heldout",  # written without sight of the detectors: the test
     "indie": "simulator.indie",  # third author: fitted on since 1.9.0
     "rival": "simulator.rival",  # fourth author: the transfer check for choices made on indie
+    "outsider": "simulator.outsider",  # fifth author (2026-12-07): never tuned on, only measured
 }
 
 
