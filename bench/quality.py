@@ -96,6 +96,17 @@ def extra_metrics(flags: list[Flag], truth: dict[str, Any]) -> dict[str, Any]:
             "decoys_top2k": sum(1 for p in top if p in decoys), "flags": len(flags)}
 
 
+def model_params(model_dir: str | None, mode: str) -> dict[str, str]:
+    """The pair model of ``mode`` in ``model_dir``, and its family model when one is beside it."""
+    if not model_dir:
+        return {}
+    out = {"model": str(Path(model_dir) / f"pair_model_{mode}.pkl")}
+    family = Path(model_dir) / f"family_model_{mode}.pkl"
+    if family.exists():
+        out["family_model"] = str(family)
+    return out
+
+
 def run_room(generator: str, intensity: float, args: argparse.Namespace) -> list[dict[str, Any]]:
     base = Path(args.work) / f"{generator}-i{intensity}-s{args.seed}"
     hh, truth_path, db = base / "hh", base / "truth.json", base / "w.duckdb"
@@ -107,8 +118,7 @@ def run_room(generator: str, intensity: float, args: argparse.Namespace) -> list
     rows = []
     for mode in args.modes:
         t0 = time.perf_counter()
-        model = str(Path(args.model_dir) / f"pair_model_{mode}.pkl") if args.model_dir else None
-        detect(db, Params(mode=mode, model=model, **args.params))
+        detect(db, Params(mode=mode, **model_params(args.model_dir, mode), **args.params))
         scored, flags = latest_run(db, mode, truth)
         rows.append({"generator": generator, "intensity": intensity, "mode": mode, "who": "floorman",
                      **scored, **extra_metrics(flags, truth),
@@ -174,7 +184,8 @@ def main() -> int:
     p.add_argument("--modes", nargs="+", default=["operator", "player"], choices=["operator", "player"])
     p.add_argument("--work", default=str(ROOT / "var" / "quality_grid"))
     p.add_argument("--json", help="also write the rows to this JSON file")
-    p.add_argument("--model-dir", help="pair models (pair_model_<mode>.pkl) to use instead of the shipped ones")
+    p.add_argument("--model-dir", help="pair models (pair_model_<mode>.pkl, and family_model_<mode>.pkl "
+                                       "if present) to use instead of the shipped ones")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a detector parameter (detectors.run.Params), e.g. ranking=blend")
     p.add_argument("--no-naive", action="store_true", help="skip the naive screen (its figures do not change)")
