@@ -106,7 +106,8 @@ def train(frames: list[pl.DataFrame], mode: str, trained_on: dict[str, Any], see
     )
     est.fit(x, y, sample_weight=w)
     counts = {str(k): int(v) for k, v in zip(*np.unique(y, return_counts=True), strict=True)}
-    return PairModel(est, feats, MODEL_VERSION, mode, {**trained_on, "class_counts": counts}, calibrated)
+    return PairModel(est, feats, MODEL_VERSION, mode, {**trained_on, "class_counts": counts, "random_state": seed},
+                     calibrated)
 
 
 def model_path(mode: str) -> Path:
@@ -115,22 +116,27 @@ def model_path(mode: str) -> Path:
 
 def model_paths(mode: str) -> list[Path]:
     """The shipped models of a mode: ``pair_model_<mode>.pkl`` and every ``pair_model_<mode>_*.pkl``
-    beside it (models trained on other worlds), which ``load_many`` combines into one ensemble."""
+    beside it (the seed bag's other members, or models trained on other worlds), which ``load_many``
+    combines into one ensemble."""
     return sorted(p for p in MODEL_DIR.glob(f"pair_model_{mode}*.pkl")
                   if p.stem == f"pair_model_{mode}" or p.stem.startswith(f"pair_model_{mode}_"))
 
 
 @dataclass
 class PairEnsemble:
-    """Models trained on different worlds, combined: p_<family> is the mean of the members'
-    probabilities and p_pair the mean of their rank percentiles in the room.
+    """Several pair models combined: p_<family> is the mean of the members' probabilities; p_pair
+    is the mean of their probabilities when the members were fitted on the same worlds (a seed bag,
+    ``same_worlds``), else the mean of their rank percentiles in the room.
 
-    Why ranks: each member's probabilities are calibrated on its own training worlds, not on
-    this room; a rank says only "more suspicious than that pair here", which every member means
-    the same way. Until 1.9.0 the shipped pair model was such an ensemble (a classic-night model and
-    a random-worlds model); since then one model fitted on two generators' worlds ranked better on
-    both and on a fourth author's rooms (``scripts/train_pair_models.py``), so one file ships and
-    this only combines models an operator adds beside it."""
+    Why a seed bag (1.12.0): with more than 200,000 training pairs the trees' bin edges come from a
+    random subsample, so the random seed alone moved the dev grid's mean composite by 0.026 (operator)
+    and a room by up to 0.046. The mean of three seeds' probabilities is steadier than any one of them
+    and was as good or better on the dev rooms (``scripts/train_pair_models.py --bag``; README).
+    Probabilities, not ranks: the members learned the same worlds, so their probabilities mean the
+    same, and the queue's order (``run.ranking_score``) reads p_pair as a probability.
+    Why ranks otherwise: models fitted on different worlds are calibrated on their own worlds, not
+    on this room; a rank says only "more suspicious than that pair here", which every member means
+    the same way (until 1.9.0 the shipped model was such an ensemble)."""
 
     members: list[PairModel]
     mode: str = "operator"
@@ -141,15 +147,23 @@ class PairEnsemble:
 
     @property
     def trained_on(self) -> dict[str, Any]:
-        return {m.version: m.trained_on for m in self.members}
+        return {f"{m.version}#{i}": m.trained_on for i, m in enumerate(self.members)}
 
     def predict(self, u: pl.DataFrame) -> pl.DataFrame:
         outs = [m.predict(u) for m in self.members]
-        n = max(u.height, 1)
-        ranks = [o["p_pair"].rank("average").to_numpy() / n for o in outs]
         cols = {f"p_{f}": np.mean([o[f"p_{f}"].to_numpy() for o in outs], axis=0) for f in FAMILIES}
-        cols["p_pair"] = np.mean(ranks, axis=0)
+        if same_worlds(self.members):
+            cols["p_pair"] = np.mean([o["p_pair"].to_numpy() for o in outs], axis=0)
+        else:
+            n = max(u.height, 1)
+            cols["p_pair"] = np.mean([o["p_pair"].rank("average").to_numpy() / n for o in outs], axis=0)
         return u.with_columns([pl.Series(k, v) for k, v in cols.items()])
+
+
+def same_worlds(members: Sequence[PairModel]) -> bool:
+    """Whether every member was fitted on the same training warehouses (recorded in ``trained_on``)."""
+    worlds = [m.trained_on.get("warehouses") for m in members]
+    return worlds[0] is not None and all(w == worlds[0] for w in worlds[1:])
 
 
 def load_many(paths: list[Path], mode: str) -> PairModel | PairEnsemble | None:

@@ -77,14 +77,15 @@ def summed_frame(summed_parquet: str | Path, truth_path: str | Path) -> pl.DataF
 
 
 def fit_and_save(frames: Sequence[pl.DataFrame], sources: Sequence[str], seeds: Sequence[Any], mode: str,
-                 out: str | Path | None = None, calibrated: bool = False, without: Sequence[str] = ()) -> Path:
+                 out: str | Path | None = None, calibrated: bool = False, without: Sequence[str] = (),
+                 random_state: int = 0) -> Path:
     """Fit the pair model on labelled frames and write it with its JSON sidecar (what it saw)."""
     for d, f in zip(sources, frames, strict=True):
         if f.filter(pl.col("family") != "none").is_empty():
             raise ValueError(f"{d}: no truth pair matched a scored pair (wrong truth file, or names not matched)")
     model = learn.train(list(frames), mode, {"warehouses": list(sources), "seeds": list(seeds),
                                              "trained_at": datetime.now(UTC).isoformat(timespec="seconds")},
-                        calibrated=calibrated, without=without)
+                        seed=random_state, calibrated=calibrated, without=without)
     path = Path(out) if out else learn.model_path(mode)
     learn.save(model, path)
     path.with_suffix(".json").write_text(
