@@ -97,10 +97,12 @@ def extra_metrics(flags: list[Flag], truth: dict[str, Any]) -> dict[str, Any]:
 
 
 def model_params(model_dir: str | None, mode: str) -> dict[str, str]:
-    """The pair model of ``mode`` in ``model_dir``, and its family model when one is beside it."""
+    """The pair models of ``mode`` in ``model_dir`` (one, or a bag: ``learn.model_paths``' naming),
+    and its family model when one is beside it."""
     if not model_dir:
         return {}
-    out = {"model": str(Path(model_dir) / f"pair_model_{mode}.pkl")}
+    main = Path(model_dir) / f"pair_model_{mode}.pkl"
+    out = {"model": ",".join(str(p) for p in [main, *sorted(Path(model_dir).glob(f"pair_model_{mode}_*.pkl"))])}
     family = Path(model_dir) / f"family_model_{mode}.pkl"
     if family.exists():
         out["family_model"] = str(family)

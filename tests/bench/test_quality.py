@@ -1,4 +1,4 @@
-"""bench/quality.py's --model-dir: a candidate family model beside the pair model is used with it."""
+"""bench/quality.py's --model-dir: the pair models (one or a seed bag) and a candidate family model beside them."""
 
 from __future__ import annotations
 
@@ -23,3 +23,11 @@ def test_the_family_model_of_the_same_mode_is_picked_up(tmp_path: Path) -> None:
         "model": str(tmp_path / "pair_model_operator.pkl"),
         "family_model": str(tmp_path / "family_model_operator.pkl"),
     }
+
+
+def test_a_seed_bag_in_the_model_dir_is_passed_whole(tmp_path: Path) -> None:
+    for name in ("pair_model_operator.pkl", "pair_model_operator_s1.pkl", "pair_model_operator_s2.pkl",
+                 "pair_model_player_s1.pkl"):
+        (tmp_path / name).write_bytes(b"")
+    got = model_params(str(tmp_path), "operator")["model"].split(",")
+    assert got == [str(tmp_path / f"pair_model_operator{s}.pkl") for s in ("", "_s1", "_s2")]
