@@ -143,6 +143,9 @@ class PairEnsemble:
 
     @property
     def version(self) -> str:
+        if same_worlds(self.members) and len({m.version for m in self.members}) == 1:
+            seeds = ",".join(str(m.trained_on.get("random_state", 0)) for m in self.members)
+            return f"bag({self.members[0].version}; seeds {seeds})"
         return "ens(" + " + ".join(m.version for m in self.members) + ")"
 
     @property

@@ -62,3 +62,4 @@ def test_the_shipped_pair_model_is_a_bag_of_three_seeds_on_one_set_of_worlds(mod
     assert sorted(m.trained_on.get("random_state", 0) for m in model.members) == [0, 1, 2]
     assert len({m.trained_on["warehouses"][0] for m in model.members}) == 1
     assert all(m.features == model.members[0].features for m in model.members)
+    assert model.version == "bag(pair-hgb-3.0; seeds 0,1,2)"  # what a run records as its model
