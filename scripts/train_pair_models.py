@@ -29,6 +29,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -152,17 +153,24 @@ def main() -> int:
         used = [s for _, s, _ in kept]
         out_dir = Path(args.out_dir) if args.out_dir else learn.MODEL_DIR
         if "pair" in args.models:
-            for stale in out_dir.glob(f"{learn.model_path(mode).stem}_s*.pkl"):  # a smaller bag than before
-                stale.unlink()
-                stale.with_suffix(".json").unlink(missing_ok=True)
-            for seed, name in bag_members(mode, args.bag):
-                path = fit_and_save(frames, sources, used, mode, out_dir / name, calibrated=args.calibrated,
-                                    without=args.without, random_state=seed)
+            for seed, path in fit_bag(frames, sources, used, mode, out_dir, args.bag, args.calibrated, args.without):
                 print(f"{mode}: {len(kept)} worlds, {sum(f.height for f in frames):,} pairs, seed {seed} -> {path}")
         if "family" in args.models:
             path = fit_family(frames, sources, used, mode, out_dir)
             print(f"{mode}: family model -> {path}")
     return 0
+
+
+def fit_bag(frames: list[pl.DataFrame], sources: list[str], world_seeds: list[int], mode: str, out_dir: Path,
+            k: int, calibrated: bool = False, without: Sequence[str] = ()) -> list[tuple[int, Path]]:
+    """Fit the ``k`` pair models of a seed bag into ``out_dir``, first removing members a bigger bag
+    left there (they would join the ensemble while describing an older fit)."""
+    for stale in out_dir.glob(f"{learn.model_path(mode).stem}_s*.pkl"):
+        stale.unlink()
+        stale.with_suffix(".json").unlink(missing_ok=True)
+    return [(seed, fit_and_save(frames, sources, world_seeds, mode, out_dir / name, calibrated=calibrated,
+                                without=without, random_state=seed))
+            for seed, name in bag_members(mode, k)]
 
 
 def bag_members(mode: str, k: int) -> list[tuple[int, str]]:

@@ -3,6 +3,8 @@ members fitted on different worlds by rank; the shipped models are such a bag.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -63,3 +65,20 @@ def test_the_shipped_pair_model_is_a_bag_of_three_seeds_on_one_set_of_worlds(mod
     assert len({m.trained_on["warehouses"][0] for m in model.members}) == 1
     assert all(m.features == model.members[0].features for m in model.members)
     assert model.version == "bag(pair-hgb-3.0; seeds 0,1,2)"  # what a run records as its model
+
+
+def test_the_training_script_writes_a_bag_and_drops_members_of_a_bigger_one(tmp_path: Path) -> None:
+    from scripts.train_pair_models import fit_bag
+
+    stale = tmp_path / "pair_model_operator_s5.pkl"
+    stale.write_bytes(b"from an older, bigger bag")
+    frames = [_frame(1), _frame(2)]
+    written = fit_bag(frames, ["world a", "world b"], [1, 2], "operator", tmp_path, k=3)
+    assert [seed for seed, _ in written] == [0, 1, 2] and not stale.exists()
+    paths = sorted(tmp_path.glob("pair_model_operator*.pkl"))
+    assert [p.name for p in paths] == ["pair_model_operator.pkl", "pair_model_operator_s1.pkl",
+                                       "pair_model_operator_s2.pkl"]
+    bag = learn.load_many(paths, "operator")
+    assert isinstance(bag, learn.PairEnsemble) and learn.same_worlds(bag.members)
+    assert bag.version == "bag(pair-hgb-3.0; seeds 0,1,2)"
+    assert (tmp_path / "pair_model_operator_s2.json").exists()
