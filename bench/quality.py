@@ -122,7 +122,7 @@ def run_room(generator: str, intensity: float, args: argparse.Namespace) -> list
         t0 = time.perf_counter()
         detect(db, Params(mode=mode, **model_params(args.model_dir, mode), **args.params))
         scored, flags = latest_run(db, mode, truth)
-        rows.append({"generator": generator, "intensity": intensity, "mode": mode, "who": "floorman",
+        rows.append({"generator": generator, "seed": args.seed, "intensity": intensity, "mode": mode, "who": "floorman",
                      **scored, **extra_metrics(flags, truth),
                      "seconds": round(time.perf_counter() - t0, 1)})
     if args.no_naive:
@@ -132,7 +132,8 @@ def run_room(generator: str, intensity: float, args: argparse.Namespace) -> list
         cands, flags = screen([hh])
         scored = {**score_flags(cands, flags, truth), **extra_metrics(flags, truth)}
         for mode in args.modes:  # the screens read no hole cards: one result serves both modes
-            rows.append({"generator": generator, "intensity": intensity, "mode": mode, "who": who, **scored,
+            rows.append({"generator": generator, "seed": args.seed, "intensity": intensity, "mode": mode, "who": who,
+                         **scored,
                          "seconds": round(time.perf_counter() - t0, 1)})
     return rows
 
