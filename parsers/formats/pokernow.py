@@ -164,11 +164,21 @@ def _reverse_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
             yield 0, min(len(tail) + 1, size), tail
 
 
+def _csv_row(text: str) -> list[str]:
+    """One log line split as CSV, or [] when it cannot be (a bare carriage return inside an unquoted
+    field, say): such a line is skipped like any unreadable one, and a hand that needed it fails
+    its own checks and is quarantined with the reason, instead of the whole file crashing."""
+    try:
+        return next(csv.reader([text]), [])
+    except csv.Error:
+        return []
+
+
 def _records(raw_lines: Iterator[tuple[int, int, bytes]]) -> Iterator[_Line]:
     """Decode and CSV-split each line; the header and unreadable lines are skipped."""
     for offset, end, raw in raw_lines:
         text = raw.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r")
-        row = next(csv.reader([text]), [])
+        row = _csv_row(text)
         if len(row) < 2 or row[:2] == ["entry", "at"]:
             continue
         yield _Line(offset, end, row[0], row[1])
@@ -179,7 +189,7 @@ def _forward_records(path: Path) -> Iterator[_Line]:
         offset = 0
         for raw in fh:
             text = raw.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r\n")
-            row = next(csv.reader([text]), [])
+            row = _csv_row(text)
             if len(row) >= 2 and row[:2] != ["entry", "at"]:
                 yield _Line(offset, offset + len(raw), row[0], row[1])
             offset += len(raw)

@@ -165,3 +165,20 @@ def test_decimal_amounts_get_cents(tmp_path):
 @pytest.mark.parametrize("head", ["entry,at,order\n", "a,b,c\n-- starting hand #1"])
 def test_sniff_needs_header_and_hand_lines(head):
     assert FORMAT.sniff(head) is False
+
+
+def test_a_bare_carriage_return_inside_a_line_costs_at_most_that_hand(tmp_path):
+    """Found by the fuzz test: csv refuses a line with a bare CR in an unquoted field, and that
+    used to crash the whole file instead of losing (at most) the hand the line belonged to."""
+    src = real_data(*WHYWAITA)
+    lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+    mid = next(i for i, ln in enumerate(lines) if "calls" in ln and i > len(lines) // 2)
+    at = lines[mid].rindex(",") + 3  # inside the unquoted order number (a quoted field would take it)
+    lines[mid] = lines[mid][:at] + "\r" + lines[mid][at:]
+    path = tmp_path / "cr.csv"
+    path.write_bytes("".join(lines).encode("utf-8"))
+    rows = list(FORMAT.parse(path))
+    hands = [r for r in rows if isinstance(r, Hand)]
+    before = [r for r in FORMAT.parse(src) if isinstance(r, Hand)]
+    assert len(rows) == len(before) and len(hands) >= len(before) - 1
+    assert all(q.reason and q.source_file == str(path) for q in rows if isinstance(q, Quarantined))
