@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from detectors import learn  # noqa: E402
 from detectors.evaluate import evaluate, score_flags  # noqa: E402
 from detectors.run import Params, detect  # noqa: E402
 from simulator.authors import AUTHORS  # noqa: E402
@@ -97,12 +98,11 @@ def extra_metrics(flags: list[Flag], truth: dict[str, Any]) -> dict[str, Any]:
 
 
 def model_params(model_dir: str | None, mode: str) -> dict[str, str]:
-    """The pair models of ``mode`` in ``model_dir`` (one, or a bag: ``learn.model_paths``' naming),
-    and its family model when one is beside it."""
+    """The pair models of ``mode`` in ``model_dir`` (one, or a bag: ``learn.model_paths``), and its
+    family model when one is beside it."""
     if not model_dir:
         return {}
-    main = Path(model_dir) / f"pair_model_{mode}.pkl"
-    out = {"model": ",".join(str(p) for p in [main, *sorted(Path(model_dir).glob(f"pair_model_{mode}_*.pkl"))])}
+    out = {"model": ",".join(str(p) for p in learn.model_paths(mode, Path(model_dir)))}
     family = Path(model_dir) / f"family_model_{mode}.pkl"
     if family.exists():
         out["family_model"] = str(family)

@@ -114,11 +114,11 @@ def model_path(mode: str) -> Path:
     return MODEL_DIR / f"pair_model_{mode}.pkl"
 
 
-def model_paths(mode: str) -> list[Path]:
-    """The shipped models of a mode: ``pair_model_<mode>.pkl`` and every ``pair_model_<mode>_*.pkl``
-    beside it (the seed bag's other members, or models trained on other worlds), which ``load_many``
-    combines into one ensemble."""
-    return sorted(p for p in MODEL_DIR.glob(f"pair_model_{mode}*.pkl")
+def model_paths(mode: str, folder: Path = MODEL_DIR) -> list[Path]:
+    """The models of a mode in ``folder`` (the shipped ones by default): ``pair_model_<mode>.pkl`` and
+    every ``pair_model_<mode>_*.pkl`` beside it (the seed bag's other members, or models trained on
+    other worlds), which ``load_many`` combines into one ensemble."""
+    return sorted(p for p in folder.glob(f"pair_model_{mode}*.pkl")
                   if p.stem == f"pair_model_{mode}" or p.stem.startswith(f"pair_model_{mode}_"))
 
 
