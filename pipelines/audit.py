@@ -64,7 +64,7 @@ class PartitionRun:
 @dataclass
 class AuditResult:
     report: dict[str, Any]
-    snapshot: Path
+    snapshot: Path | None  # None: nothing published yet (no partition has passed its checks)
     seconds: float
     timings: dict[str, float]
     worker_pids: dict[str, int] = field(default_factory=dict)  # partition -> process that built it
@@ -213,13 +213,21 @@ def run_audit(
     if not night.success:
         raise RuntimeError(f"the night's combine/detect/publish failed (Dagster run {night.run_id})")
     timings.update({f"night: {step}": secs for step, secs in _step_seconds(night).items()})
-    from warehouse.snapshot import current_snapshot
-
     return AuditResult(
-        _latest_report(resource), current_snapshot(resource.serve_root), time.perf_counter() - t0, timings,
+        _latest_report(resource), _current_snapshot(resource), time.perf_counter() - t0, timings,
         worker_pids={r.label: r.pid for r in runs}, run_ids=[*(r.run_id for r in runs), night.run_id],
         instance_home=home, unpublished=[r.label for r in runs if not r.published],
     )
+
+
+def _current_snapshot(resource: AuditResource) -> Path | None:
+    """The snapshot the dashboard reads after this night, or None when none was ever published."""
+    from warehouse.snapshot import current_snapshot
+
+    try:
+        return current_snapshot(resource.serve_root)
+    except FileNotFoundError:
+        return None
 
 
 def _size_partition_pool(instance: dg.DagsterInstance, workers: int) -> None:

@@ -74,7 +74,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
                        rulebook=args.rulebook or "", workers=args.workers, shards=args.shards,
                        log_level=args.log_level, flag_cap_per_1000_players=args.flag_cap_per_1000_players)
     if args.json:
-        print(json.dumps({**result.report, "snapshot": str(result.snapshot), "seconds": round(result.seconds, 2),
+        snapshot = str(result.snapshot) if result.snapshot else None
+        print(json.dumps({**result.report, "snapshot": snapshot, "seconds": round(result.seconds, 2),
                           "timings": result.timings, "dagster_runs": result.run_ids,
                           "dagster_home": str(result.instance_home), "unpublished": result.unpublished},
                          sort_keys=True, default=str))
@@ -82,10 +83,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print_report(result.report, result.timings)
         for name in result.unpublished:
             print(f"  NOT PUBLISHED partition {name}: a blocking check failed (see above); the night left it out")
-        print(f"  snapshot for the dashboard: {result.snapshot}")
+        print(f"  snapshot for the dashboard: {result.snapshot or 'none published (no partition passed its checks)'}")
         print(f"  {len(result.run_ids)} Dagster runs recorded: DAGSTER_HOME={result.instance_home} dagster dev")
         print(f"  total {result.seconds:.1f} s")
-    return 0
+    # a partition left out of the night is a failure a scheduler must see, though the rest was published
+    return 1 if result.unpublished else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

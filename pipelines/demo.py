@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from detectors.api import evaluate_warehouse
 
+        if result.snapshot is None:
+            raise FileNotFoundError("the night published no snapshot (no partition passed its checks)")
         scores = evaluate_warehouse(result.snapshot, truth)
         print("   " + ", ".join(f"{k} {v:.3f}" for k, v in scores.items() if isinstance(v, float)))
     except Exception as exc:

@@ -178,8 +178,14 @@ def run_report(context: dg.AssetExecutionContext, audit: AuditResource) -> dg.Ma
 @dg.asset(deps=[run_report], group_name="audit", kinds={"duckdb"}, pool=WAREHOUSE_POOL, retry_policy=RETRY,
           automation_condition=dg.AutomationCondition.eager())
 def published_snapshot(context: dg.AssetExecutionContext, audit: AuditResource) -> dg.MaterializeResult:  # type: ignore[type-arg]
-    """A read-only copy for the dashboard; the pointer flips atomically."""
+    """A read-only copy for the dashboard; the pointer flips atomically. Nothing is published while
+    no partition has passed its checks: an empty snapshot would replace the dashboard's last good one
+    (or show a first night as if it had no hands) instead of leaving the failure visible."""
     t0 = time.perf_counter()
+    if not _published_parts(audit):
+        context.log.warning("no partition passed its blocking checks: the dashboard keeps its snapshot")
+        return dg.MaterializeResult(metadata={"snapshot": "none (no published partition)",
+                                              "seconds": steps.elapsed(t0)})
     path = steps.publish_snapshot(audit.build_db, audit.serve_root)
     return dg.MaterializeResult(metadata={"snapshot": str(path), "seconds": steps.elapsed(t0)})
 

@@ -83,6 +83,23 @@ def test_a_broken_partition_is_not_published(tmp_path: Path, landing: Path, inst
     assert published.exists()
 
 
+def test_a_first_night_whose_only_partition_is_broken_publishes_nothing_and_fails(
+        tmp_path: Path, landing: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No snapshot rather than an empty one (the dashboard would show a night without hands), and
+    ``floorman audit`` exits 1 so a scheduler sees the partition it left out."""
+    from pipelines import cli
+
+    shutil.rmtree(landing / DAY1)
+    break_day(landing, DAY2)
+    db = tmp_path / "audit" / "warehouse.duckdb"
+    code = cli.main(["audit", str(landing), "--db", str(db), "--log-level", "ERROR"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"NOT PUBLISHED partition {DAY2}" in out
+    assert "snapshot for the dashboard: none published" in out
+    assert not list((tmp_path / "audit").rglob("CURRENT"))
+
+
 def test_partitions_are_renamed_into_place(tmp_path: Path, landing: Path, instance: dg.DagsterInstance) -> None:
     """A rebuild replaces the file (new inode, by rename), never rewrites the one a reader has open."""
     resource = audit_resource(tmp_path, landing)
