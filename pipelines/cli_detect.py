@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
+from pipelines.argtypes import existing_warehouse
 
 FLAG_FIELDS = ["flag_id", "run_id", "family", "players", "score", "severity", "mode", "evidence_hands",
                "evidence_families", "explanation", "observed", "benign_explanation", "overturn", "detector_version",
@@ -160,7 +161,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser("detect", help="player/pair statistics, collusion detectors and flags")
-    p.add_argument("--db", required=True, help="warehouse DuckDB file")
+    p.add_argument("--db", required=True, type=existing_warehouse, help="warehouse DuckDB file")
     p.add_argument("--mode", choices=["operator", "player", "both"], default="operator",
                    help="operator: all hole cards; player: only cards a player could see")
     p.add_argument("--since", help="first hand date (YYYY-MM-DD)")
@@ -177,14 +178,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=cmd_detect)
 
     p = subparsers.add_parser("flags", help="list the latest run's flags")
-    p.add_argument("--db", required=True)
+    p.add_argument("--db", required=True, type=existing_warehouse, help="warehouse DuckDB file")
     p.add_argument("--format", choices=["json", "csv"], default="json")
     p.add_argument("--run-id")
     p.add_argument("--min-severity", choices=["low", "medium", "high"])
     p.set_defaults(func=cmd_flags)
 
     p = subparsers.add_parser("scores", help="every scored pair of a run, ranked, with its family scores")
-    p.add_argument("--db", required=True)
+    p.add_argument("--db", required=True, type=existing_warehouse, help="warehouse DuckDB file")
     p.add_argument("--format", choices=["json", "csv"], default="csv")
     p.add_argument("--run-id")
     p.add_argument("--mode", choices=["operator", "player"], help="latest run of this mode (default: latest)")
@@ -192,7 +193,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=cmd_scores)
 
     p = subparsers.add_parser("evaluate", help="score the latest detector run against simulator truth")
-    p.add_argument("--db", required=True)
+    p.add_argument("--db", required=True, type=existing_warehouse, help="warehouse DuckDB file")
     p.add_argument("--truth", required=True,
                    help="truth JSON written by floorman simulate, or a labels file from floorman labels")
     p.add_argument("--run-id")
@@ -200,7 +201,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=cmd_evaluate)
 
     p = subparsers.add_parser("train-detectors", help="fit the pair model on simulated warehouses and their truth")
-    p.add_argument("--db", required=True, nargs="+", help="simulated warehouses")
+    p.add_argument("--db", required=True, nargs="+", type=existing_warehouse, help="simulated warehouses")
     p.add_argument("--truth", required=True, nargs="+", help="their truth files, in the same order")
     p.add_argument("--mode", choices=["operator", "player", "both"], default="both")
     p.add_argument("--out", help="model file (default: the packaged location for the mode)")

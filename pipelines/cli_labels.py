@@ -10,6 +10,8 @@ import argparse
 import json
 from pathlib import Path
 
+from pipelines.argtypes import existing_warehouse
+
 
 def cmd_labels(args: argparse.Namespace) -> int:
     from dashboards import settings
@@ -32,7 +34,7 @@ def cmd_labels(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser("labels", help="export reviewers' decisions as labels (pairs with the decision)")
-    p.add_argument("--db", required=True, help="warehouse snapshot whose cases were reviewed")
+    p.add_argument("--db", required=True, type=existing_warehouse, help="warehouse snapshot whose cases were reviewed")
     p.add_argument("--review-db", help="review store (default: FLOORMAN_REVIEW_DB or var/review.sqlite)")
     p.add_argument("--out", required=True, help="labels JSON to write")
     p.add_argument("--json", action="store_true", help="print the counts as JSON")

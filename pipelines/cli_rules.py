@@ -14,6 +14,7 @@ from typing import Any
 
 import duckdb
 
+from pipelines.argtypes import existing_warehouse
 from rules.findings import DATA, ERROR, INFO, REVIEW, SEVERITIES, WARNING
 from rules.profiles import PROFILE_NAMES
 from rules.runner import DUCKDB_THREADS, ENGINE_ENV, ENGINES, check_warehouse
@@ -122,7 +123,7 @@ def _cmd_violations(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `check` and `violations` to the main `floorman` CLI."""
     p = subparsers.add_parser("check", help="replay every hand and check it against its rulebook")
-    p.add_argument("--db", required=True, help="DuckDB warehouse file")
+    p.add_argument("--db", required=True, type=existing_warehouse, help="DuckDB warehouse file")
     p.add_argument("--rulebook", choices=PROFILE_NAMES, help="override the site/table → rulebook map")
     p.add_argument(
         "--engine", choices=ENGINES, help=f"checker engine (default: ${ENGINE_ENV} or kernel)"
@@ -131,7 +132,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    " readable summary comes first and the JSON object is the last line)")
     p.set_defaults(func=_cmd_check)
     v = subparsers.add_parser("violations", help="export the findings of the last check")
-    v.add_argument("--db", required=True)
+    v.add_argument("--db", required=True, type=existing_warehouse, help="DuckDB warehouse file")
     v.add_argument("--format", choices=("json", "csv"), default="json")
     v.add_argument("--review-store", help="review store (SQLite) whose floor rulings the export carries per finding")
     v.set_defaults(func=_cmd_violations)

@@ -87,7 +87,7 @@ def test_night_detector_step_takes_the_cap(warehouse: Path, tmp_path: Path) -> N
     assert json.loads(row[0])["budget_cap_per_1000_players"] == 7.5
 
 
-def test_the_default_queue_is_capped_per_player() -> None:
+def test_the_default_queue_is_capped_per_player(tmp_path: Path) -> None:
     """Out of the box a big night gets a queue sized to its population, a 400-player room is not cut,
     and the nightly job's resource and both CLIs carry the same default (0 turns the cap off)."""
     from pipelines.cli import build_parser
@@ -98,7 +98,9 @@ def test_the_default_queue_is_capped_per_player() -> None:
     assert default.size(14_061, 400) == 141  # the share, under the cap
     assert queue_budget(Params(budget_cap_per_1000_players=0)).size(1_244_800, 5_000) == 12_448
     parser = build_parser()
-    detect_args = parser.parse_args(["detect", "--db", "x"])
+    db = tmp_path / "x.duckdb"
+    duckdb.connect(str(db)).close()  # --db must name an existing warehouse
+    detect_args = parser.parse_args(["detect", "--db", str(db)])
     audit_args = parser.parse_args(["audit", "x", "--db", "w.duckdb"])
     assert detect_args.budget_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
     assert audit_args.flag_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS
