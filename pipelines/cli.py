@@ -37,6 +37,8 @@ SPECIFICS_SHOWN = 5
 SPECIFIC_WIDTH = 110
 #: exit code after Ctrl-C
 EXIT_INTERRUPTED = 130
+#: the exit code when the reader of standard output went away (128 + SIGPIPE)
+EXIT_BROKEN_PIPE = 141
 #: what Dagster raises inside a run on SIGINT (matched by name: this module does not import Dagster)
 DAGSTER_INTERRUPT = "DagsterExecutionInterruptedError"
 #: how every line of Dagster's console logger starts after its timestamp
@@ -168,7 +170,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return int(args.func(args) or 0)
 
-    return interruptible(run)
+    try:
+        return interruptible(run)
+    except BrokenPipeError:
+        return reader_gone()
+
+
+def reader_gone() -> int:
+    """The reader of standard output went away (``floorman violations ... | head``): stop quietly with
+    141 (128 + SIGPIPE, as shells report it), as other command-line tools do, not a traceback. Standard
+    output is pointed at /dev/null so that flushing it at exit does not raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
 
 
 def interruptible(run: Callable[[], int]) -> int:
