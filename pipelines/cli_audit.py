@@ -9,7 +9,7 @@ from typing import Any
 
 from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
 
-#: characters of a check's detail shown on its CHECK FAILED line
+#: characters of a check's detail shown on its CHECK FAILED (or WARNING) line
 DETAIL_WIDTH = 160
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -24,13 +24,22 @@ def check_assets() -> dict[str, str]:
 
 def failed_check_line(check: dict[str, Any], assets: dict[str, str] | None = None) -> str:
     """One plain line per failed check, e.g. ``CHECK FAILED partition_hands parse_rate: 97.1% < 99.5%
-    (partition 2026-11-30)``; report names carry the partition as ``name[partition]``."""
+    (partition 2026-11-30)``; report names carry the partition as ``name[partition]``. A check of
+    severity ``warn`` (it never blocks publishing) reads ``CHECK WARNING``: a first-time user should
+    not read a warning as a failed night."""
     assets = check_assets() if assets is None else assets
     name, _, partition = str(check["name"]).partition("[")
     partition = partition.rstrip("]")
     asset = assets.get(name, "audit")
     where = f" (partition {partition})" if partition and partition != "night" else ""
-    return f"CHECK FAILED {asset} {name}: {_short_detail(name, check)}{where}"
+    return f"CHECK {_verdict(check).upper()} {asset} {name}: {_short_detail(name, check)}{where}"
+
+
+def _verdict(check: dict[str, Any]) -> str:
+    """'passed', 'failed' (a blocking check: severity error) or 'warning'."""
+    if check.get("passed"):
+        return "passed"
+    return "failed" if check.get("severity") == "error" else "warning"
 
 
 def _short_detail(name: str, check: dict[str, Any]) -> str:
@@ -59,10 +68,13 @@ def print_report(report: dict[str, Any], timings: dict[str, float] | None = None
     if f.get("available"):
         fam = ", ".join(f"{k} {n}" for k, n in sorted(f.get("by_family", {}).items()))
         print(f"  flags: {f.get('total', 0)} ({f.get('new', 0)} new, {f.get('updated', 0)} updated) {fam}")
-    failed = [c for c in report.get("checks", []) if not c.get("passed")]
-    print(f"  checks: {len(report.get('checks', [])) - len(failed)} passed, {len(failed)} failed")
-    for c in failed:
-        print("    " + failed_check_line(c))
+    checks = report.get("checks", [])
+    verdicts = [_verdict(c) for c in checks]
+    print(f"  checks: {verdicts.count('passed')} passed, {verdicts.count('failed')} failed (blocking), "
+          f"{verdicts.count('warning')} warnings")
+    for c, verdict in zip(checks, verdicts, strict=True):
+        if verdict != "passed":
+            print("    " + failed_check_line(c))
     for step, secs in (timings or {}).items():
         print(f"  {step}: {secs:.1f} s")
 

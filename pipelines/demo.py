@@ -6,8 +6,9 @@
 3. Print the run report and how the detectors scored against the simulator's truth.
 4. Create demo users and serve the dashboard on the published snapshot (skipped with --no-serve).
 
-Dagster logs at INFO (``--log-level DEBUG`` for every step event); failed checks are printed as
-``CHECK FAILED <asset> <check>: ...`` lines in the run summary.
+Dagster logs at INFO (``--log-level DEBUG`` for every step event); checks that did not pass are
+printed in the run summary as ``CHECK FAILED <asset> <check>: ...`` (blocking: the partition was
+left out) or ``CHECK WARNING ...`` (published anyway, for a look).
 """
 
 from __future__ import annotations

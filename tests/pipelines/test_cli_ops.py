@@ -24,7 +24,7 @@ HAND_FILE = ("fpdb3_regression", "regression-test-files", "cash", "Stars", "Flop
 
 def test_failed_checks_print_as_plain_lines(capsys: pytest.CaptureFixture[str]) -> None:
     checks = [
-        {"name": "parse_rate[2026-11-30]", "passed": False, "severity": "warn",
+        {"name": "parse_rate[2026-11-30]", "passed": False, "severity": "error",
          "detail": 'long text with {"json": "dump"}', "metadata": {"parse_rate": 0.9712}},
         {"name": "flag_volume[night]", "passed": False, "severity": "warn",
          "detail": "40 flags tonight; recent median 9", "metadata": {"flags": 40}},
@@ -33,12 +33,13 @@ def test_failed_checks_print_as_plain_lines(capsys: pytest.CaptureFixture[str]) 
     print_report({"run_id": "r1", "checks": checks})
     out = capsys.readouterr().out
     assert "    CHECK FAILED partition_hands parse_rate: 97.1% < 99.5% (partition 2026-11-30)\n" in out
-    assert "    CHECK FAILED collusion_flags flag_volume: 40 flags tonight; recent median 9\n" in out
-    assert "checks: 1 passed, 2 failed" in out and "unreconciled_hands" not in out and "{" not in out
+    assert "    CHECK WARNING collusion_flags flag_volume: 40 flags tonight; recent median 9\n" in out
+    assert "checks: 1 passed, 1 failed (blocking), 1 warnings" in out
+    assert "unreconciled_hands" not in out and "{" not in out
 
 
 def test_a_long_detail_is_cut_to_one_line() -> None:
-    line = failed_check_line({"name": "custom", "detail": "x\n" * 500}, assets={})
+    line = failed_check_line({"name": "custom", "severity": "error", "detail": "x\n" * 500}, assets={})
     assert line.startswith("CHECK FAILED audit custom: x x") and "\n" not in line and line.endswith("…")
 
 
