@@ -57,7 +57,9 @@ def _short_detail(name: str, check: dict[str, Any]) -> str:
 
 def print_report(report: dict[str, Any], timings: dict[str, float] | None = None) -> None:
     """The closing summary a floor manager reads in the terminal."""
-    print(f"run {report.get('run_id')}: partitions {', '.join(report.get('partitions', [])[-5:]) or '-'}")
+    dates = report.get("partitions", [])  # the distinct dates of the warehouse's hands (the report's old name)
+    span = f"hands dated {dates[0]} to {dates[-1]} ({len(dates):,} days)" if dates else "no hands"
+    print(f"run {report.get('run_id')}: {span}")
     print(f"  hands {report.get('hands', 0):,} ({report.get('new_hands', 0):,} new), "
           f"quarantined {report.get('quarantined', 0)}, unreconciled {report.get('unreconciled', 0)}")
     v = report.get("violations", {})
