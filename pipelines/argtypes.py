@@ -15,7 +15,8 @@ DUCKDB_MAGIC = b"DUCK"
 
 
 def existing_warehouse(value: str) -> str:
-    """``value`` if it names an existing DuckDB file, else an argparse error saying why not."""
+    """``value`` if it names an existing DuckDB warehouse with hands in it, else an argparse error
+    saying why not."""
     path = Path(value)
     if not path.exists():
         raise argparse.ArgumentTypeError(f"warehouse {value} does not exist (ingest into it first: floorman ingest)")
@@ -28,4 +29,22 @@ def existing_warehouse(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{value}: cannot be read ({exc.strerror})") from exc
     if header[8:12] != DUCKDB_MAGIC:
         raise argparse.ArgumentTypeError(f"{value} is not a DuckDB warehouse file")
+    if not _holds_hands(value):
+        raise argparse.ArgumentTypeError(f"{value} holds no hands (ingest into it first: floorman ingest)")
     return value
+
+
+def _holds_hands(value: str) -> bool:
+    """The file has the warehouse's ``hands`` table (a DuckDB file made by something else does not)."""
+    import duckdb
+
+    try:
+        con = duckdb.connect(value, read_only=True)
+    except duckdb.Error as exc:  # e.g. another process holds the file's write lock
+        reason = str(exc).splitlines()[0]
+        raise argparse.ArgumentTypeError(f"{value}: cannot be opened ({reason})") from exc
+    try:
+        row = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'hands'").fetchone()
+    finally:
+        con.close()
+    return bool(row and row[0])

@@ -99,7 +99,8 @@ def test_the_default_queue_is_capped_per_player(tmp_path: Path) -> None:
     assert queue_budget(Params(budget_cap_per_1000_players=0)).size(1_244_800, 5_000) == 12_448
     parser = build_parser()
     db = tmp_path / "x.duckdb"
-    duckdb.connect(str(db)).close()  # --db must name an existing warehouse
+    with duckdb.connect(str(db)) as con:  # --db must name an existing warehouse with a hands table
+        con.execute("CREATE TABLE hands (hand_id VARCHAR)")
     detect_args = parser.parse_args(["detect", "--db", str(db)])
     audit_args = parser.parse_args(["audit", "x", "--db", "w.duckdb"])
     assert detect_args.budget_cap_per_1000_players == DEFAULT_CAP_PER_1000_PLAYERS

@@ -48,6 +48,19 @@ def test_a_file_that_is_no_warehouse_is_refused(
     assert content is None or target.read_bytes() == content  # untouched
 
 
+def test_a_duckdb_file_without_hands_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import duckdb
+
+    other = tmp_path / "other.duckdb"
+    with duckdb.connect(str(other)) as con:
+        con.execute("CREATE TABLE notes (line VARCHAR)")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["detect", "--db", str(other)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{other} holds no hands" in err and "Traceback" not in err
+
+
 def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     floorman = [sys.executable, "-m", "pipelines.cli"]
@@ -61,3 +74,16 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == cli.EXIT_BROKEN_PIPE, err
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_operator_mode_on_hands_without_hole_cards_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A site's own export shows only the hero's and the shown cards: operator mode cannot see more."""
+    db = tmp_path / "w.duckdb"
+    assert cli.main(["ingest", str(real_data(*HAND_FILE)), "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert cli.main(["detect", "--db", str(db)]) == 0
+    err = capsys.readouterr().err
+    assert "operator mode read only the cards shown" in err
+    assert cli.main(["detect", "--db", str(db), "--mode", "player"]) == 0
+    assert "operator mode read only" not in capsys.readouterr().err
