@@ -43,7 +43,20 @@ def cmd_detect(args: argparse.Namespace) -> int:
             print(f"run {summary.run_id} ({mode}): {summary.hands:,} hands, {summary.players:,} players, "
                   f"{summary.pairs_scored:,} pairs scored, {summary.flags} flags [{fam}] severity [{sev}] "
                   f"model {summary.model or 'none (rule scores)'}, {summary.seconds:.1f} s")
+        if mode == "operator" and summary.hands and not _operator_hands(args.db):
+            print(f"note: no hand in {args.db} shows every dealt player's cards (an operator export), so "
+                  "operator mode read only the cards shown, as player mode does; its flags say mode 'player'",
+                  file=sys.stderr)
     return 0
+
+
+def _operator_hands(db: str) -> int:
+    """Hands whose export shows every dealt player's hole cards (what operator mode needs)."""
+    import duckdb
+
+    with duckdb.connect(db, read_only=True) as con:
+        row = con.execute("SELECT count(*) FROM hands WHERE hole_cards_mode = 'operator'").fetchone()
+    return int(row[0]) if row else 0
 
 
 def _flag_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
