@@ -38,13 +38,14 @@ def _holds_hands(value: str) -> bool:
     """The file has the warehouse's ``hands`` table (a DuckDB file made by something else does not)."""
     import duckdb
 
+    from warehouse.db import open_duckdb, table_exists
+
     try:
-        con = duckdb.connect(value, read_only=True)
+        con = open_duckdb(value, read_only=True)
     except duckdb.Error as exc:  # e.g. another process holds the file's write lock
         reason = str(exc).splitlines()[0]
         raise argparse.ArgumentTypeError(f"{value}: cannot be opened ({reason})") from exc
     try:
-        row = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'hands'").fetchone()
+        return table_exists(con, "hands")
     finally:
         con.close()
-    return bool(row and row[0])
