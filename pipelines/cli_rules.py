@@ -104,7 +104,7 @@ def with_rulings(rows: list[dict[str, Any]], store_path: str) -> list[dict[str, 
 def _cmd_violations(args: argparse.Namespace) -> int:
     con = _connect(args.db, read_only=True)
     try:
-        rows = read_violations(con)
+        rows = read_violations(con, args.severity or (), args.rule or ())
     finally:
         con.close()
     fields = list(VIOLATION_FIELDS)
@@ -135,6 +135,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     v.add_argument("--db", required=True, type=existing_warehouse, help="DuckDB warehouse file")
     v.add_argument("--format", choices=("json", "csv"), default="json")
     v.add_argument("--review-store", help="review store (SQLite) whose floor rulings the export carries per finding")
+    v.add_argument("--severity", action="append", choices=SEVERITIES,
+                   help="only findings of this severity (repeat for several; default: all)")
+    v.add_argument("--rule", action="append", metavar="RULE_ID",
+                   help="only findings of this rule id, e.g. RAISE.MIN (repeat for several)")
     v.set_defaults(func=_cmd_violations)
 
 
