@@ -100,7 +100,8 @@ def cmd_flags(args: argparse.Namespace) -> int:
     return 0
 
 
-def _score_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+def _score_rows(args: argparse.Namespace) -> tuple[list[str], list[dict[str, Any]], str]:
+    """The pair_scores columns, the matching rows in rank order, and the run they come from."""
     import duckdb
 
     con = duckdb.connect(args.db, read_only=True)
@@ -114,7 +115,7 @@ def _score_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
             params += [f"%{args.player.lower()}%"] * 2
         cur = con.execute(f"SELECT * FROM pair_scores WHERE {' AND '.join(where)} ORDER BY rank", params)
         cols = [d[0] for d in cur.description]
-        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        return cols, [dict(zip(cols, r, strict=True)) for r in cur.fetchall()], run
     finally:
         con.close()
 
@@ -129,13 +130,14 @@ def _latest_run(con: Any, mode: str | None) -> str | None:
 
 def cmd_scores(args: argparse.Namespace) -> int:
     """Every scored pair of a run, ranked, with its family scores: why a pair was (not) flagged."""
-    rows = _score_rows(args)
+    cols, rows, run = _score_rows(args)
+    if not rows:  # an empty CSV or [] alone reads like a failed command
+        who = f" involving {args.player!r}" if args.player else ""
+        print(f"run {run}: no scored pair{who}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(rows, default=str, indent=1))
         return 0
-    if not rows:
-        return 0
-    writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]))
+    writer = csv.DictWriter(sys.stdout, fieldnames=cols)
     writer.writeheader()
     writer.writerows(rows)
     return 0

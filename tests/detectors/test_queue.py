@@ -193,6 +193,19 @@ def test_queue_is_the_budget_and_scores_list_every_pair(warehouse: Path) -> None
     assert {tuple(p[0]) for p in pairs} == flagged_pairs
 
 
+def test_scores_that_match_no_pair_say_so(warehouse: Path) -> None:
+    """An analyst's --player that matches nobody gets the CSV header and a line on stderr naming the
+    run, not an empty screen that reads like a failure."""
+    detect(warehouse, Params(mode="operator"))
+    out = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "scores", "--db", str(warehouse), "--player", "nobody-by-this-name"],
+        check=True, capture_output=True, text=True,
+    )
+    assert out.stdout.splitlines()[0].startswith("run_id,player_a,player_b,rank,flagged,score")
+    assert len(out.stdout.splitlines()) == 1
+    assert "no scored pair involving 'nobody-by-this-name'" in out.stderr
+
+
 def test_seat_label_pairs_are_never_scored(tmp_path: Path) -> None:
     """A hero-only export where two seats are written as position labels: the labels sit in every
     hand together, yet they are no pair."""
