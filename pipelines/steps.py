@@ -375,7 +375,7 @@ def write_run_report(
         hands = _scalar(con, "SELECT count(*) FROM hands")
         quarantined = _scalar(con, "SELECT count(*) FROM quarantine")
         unreconciled = _scalar(con, "SELECT count(*) FROM reconciliation WHERE status = 'mismatch'")
-        new_hands = _scalar(con, "SELECT coalesce(sum(new_hands), 0) FROM raw_files")
+        new_hands = _new_hands(con, work)
         qfiles = [r[0] for r in con.execute("SELECT DISTINCT source_file FROM quarantine ORDER BY 1").fetchall()]
         partitions = [r[0] for r in con.execute(
             "SELECT DISTINCT CAST(hand_date AS VARCHAR) FROM hands WHERE hand_date IS NOT NULL ORDER BY 1"
@@ -409,6 +409,7 @@ def write_run_report(
         hist.execute(RUN_REPORTS_DDL)
         hist.execute("INSERT INTO run_reports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         _save_flag_history(hist, build)
+        _save_day_history(hist, build)
     finally:
         hist.close()
     con = connect(build)
@@ -434,6 +435,45 @@ def _export_reports(work: Path) -> Path:
     finally:
         hist.close()
     return out
+
+
+#: per hand date of the night's warehouse: its hand count and an order-free digest of its hand ids
+_DAYS_SQL = """SELECT coalesce(CAST(hand_date AS VARCHAR), '') AS day, count(*) AS hands,
+    bit_xor(hash(hand_id)) AS digest FROM {hands} GROUP BY 1"""
+_DAY_HISTORY_DDL = ("CREATE TABLE IF NOT EXISTS day_history "
+                    "(day VARCHAR PRIMARY KEY, hands BIGINT, digest UBIGINT, seen_at TIMESTAMP)")
+
+
+def _new_hands(con: Any, work: Path) -> int:
+    """Hands added since the last night that wrote a report: every hand of a date it did not hold,
+    and the growth of a date whose hands changed (a date whose hand ids are the same adds none).
+
+    Why not the ingest's own count: every partition is rebuilt from scratch, so its ingest calls
+    all of its hands new, and a re-run night would report the whole warehouse as new."""
+    days = f"({_DAYS_SQL.format(hands='hands')})"
+    hist_path = work / "history.duckdb"
+    if not hist_path.exists():
+        return _scalar(con, "SELECT count(*) FROM hands")
+    con.execute(f"ATTACH '{hist_path}' AS hist (READ_ONLY)")
+    try:
+        if not _scalar(con, "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'hist' "
+                            "AND table_name = 'day_history'"):
+            return _scalar(con, "SELECT count(*) FROM hands")
+        return _scalar(con, f"""SELECT coalesce(sum(CASE WHEN p.day IS NULL THEN d.hands
+            WHEN p.digest = d.digest THEN 0 ELSE greatest(d.hands - p.hands, 0) END), 0)
+            FROM {days} d LEFT JOIN hist.day_history p USING (day)""")
+    finally:
+        con.execute("DETACH hist")
+
+
+def _save_day_history(hist: Any, build: Path) -> None:
+    """Remember tonight's dates (hands, digest) so tomorrow can count its new hands."""
+    hist.execute(_DAY_HISTORY_DDL)
+    hist.execute(f"ATTACH '{build}' AS b (READ_ONLY)")
+    try:
+        hist.execute(f"INSERT OR REPLACE INTO day_history SELECT *, now() FROM ({_DAYS_SQL.format(hands='b.hands')})")
+    finally:
+        hist.execute("DETACH b")
 
 
 def _save_flag_history(hist: Any, build: Path) -> None:

@@ -12,7 +12,8 @@ import duckdb
 from pipelines.defs.audit import night_assets, partition_assets
 from pipelines.partitions import partition_key
 from pipelines.resources import AuditResource
-from tests.pipelines.conftest import DAY1, DAY2, FILES, break_day
+from tests.conftest import real_data
+from tests.pipelines.conftest import DAY1, DAY2, FILES, STARS, break_day
 
 
 def _resource(tmp_path: Path, landing: Path) -> AuditResource:
@@ -92,10 +93,12 @@ def test_two_partitions_materialise_and_rerun_is_identical(tmp_path: Path, landi
     assert hands1[0] > 0 and combined[0] == hands1[0] + hands2[0]
     report = _report(resource.build_db)
     assert report["hands"] == combined[0]
+    assert report["new_hands"] == combined[0]  # a first night: every hand is new
     assert (resource.serve_root / "CURRENT").exists()
 
-    # re-running a partition and the night gives identical results
+    # re-running a partition and the night gives identical results, and no hand is new again
     _night(resource, [DAY1])
+    assert _report(resource.build_db)["new_hands"] == 0
     assert _digest(part1, "hands", "hand_id") == hands1
     assert _digest(part1, "actions", "hand_id, seq") == actions1
     assert _digest(resource.build_db, "hands", "hand_id") == combined
@@ -105,6 +108,12 @@ def test_two_partitions_materialise_and_rerun_is_identical(tmp_path: Path, landi
     _night(resource, [DAY1])
     assert _digest(part1, "violations", violations_order) == a
     assert _digest(part1, "action_states", "hand_id, seq") == s
+
+    # a file landing late for a day already audited: only its hands are new
+    shutil.copy(real_data(*STARS, "2025-NL-uncalled-bet.txt"), landing / DAY2)
+    _night(resource, [DAY2])
+    after = _report(resource.build_db)
+    assert after["hands"] > combined[0] and after["new_hands"] == after["hands"] - combined[0]
 
 
 def test_corrupt_file_is_quarantined_and_the_night_succeeds(
