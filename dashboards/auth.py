@@ -101,6 +101,20 @@ def _save_users(users_file: Path, users: dict[str, dict[str, Any]]) -> None:
     os.replace(tmp, users_file)
 
 
+#: the shortest password a person may set (NIST SP 800-63B's floor for chosen passwords)
+MIN_PASSWORD_LENGTH = 8
+
+
+def check_new_password(password: str) -> None:
+    """Refuse a password a person is about to set that is too short to resist guessing.
+
+    Why here and not in ``ensure_user``: the demo's and tests' fixed logins go through
+    ``ensure_user``; the places where a person types a password (``floorman users add``, the admin
+    page, the admin bootstrap from the environment) call this first."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise ValueError(f"password too short: {len(password)} characters, at least {MIN_PASSWORD_LENGTH} needed")
+
+
 def ensure_user(users_file: Path | str, name: str, password: str, role: str) -> User:
     """Create the user or reset their password and role (idempotent bootstrap for CLI and demo)."""
     if role not in ROLES:
@@ -234,6 +248,7 @@ def bootstrap_admin(users_file: Path | str, env: dict[str, str] | None = None) -
     users = load_users(Path(users_file))
     if any(u.get("role") == "admin" for u in users.values()):
         return None
+    check_new_password(password)
     return ensure_user(users_file, env.get("FLOORMAN_ADMIN_USER", "admin"), password, "admin")
 
 

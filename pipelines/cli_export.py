@@ -105,10 +105,11 @@ def _run_forwarding_signals(cmd: list[str], env: dict[str, str]) -> int:
 
 
 def cmd_users_add(args: argparse.Namespace) -> int:
-    from dashboards.auth import ensure_user
+    from dashboards.auth import check_new_password, ensure_user
 
     password = os.environ.get("FLOORMAN_NEW_PASSWORD") or getpass.getpass(f"password for {args.name}: ")
     try:
+        check_new_password(password)
         user = ensure_user(args.users, args.name, password, args.role)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

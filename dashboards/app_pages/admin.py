@@ -18,6 +18,7 @@ with st.form("add_user"):
     submitted = st.form_submit_button("Save user")
 if submitted:
     try:
+        auth.check_new_password(password)
         auth.ensure_user(cfg.users_file, name.strip(), password, str(role))
     except ValueError as exc:
         st.error(str(exc))

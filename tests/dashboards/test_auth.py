@@ -33,9 +33,12 @@ def test_users_file_holds_salted_hashes_only(tmp_path: Path) -> None:
 def test_env_bootstrap_creates_admin_once(tmp_path: Path) -> None:
     f = tmp_path / "users.json"
     assert auth.bootstrap_admin(f, {}) is None
-    assert auth.bootstrap_admin(f, {"FLOORMAN_ADMIN_PASSWORD": "pw1"}) == User("admin", "admin")
-    assert auth.bootstrap_admin(f, {"FLOORMAN_ADMIN_PASSWORD": "pw2"}) is None
-    assert auth.authenticate(f, "admin", "pw1") == User("admin", "admin")
+    with pytest.raises(ValueError, match="too short"):
+        auth.bootstrap_admin(f, {"FLOORMAN_ADMIN_PASSWORD": "pw1"})
+    assert auth.load_users(f) == {}
+    assert auth.bootstrap_admin(f, {"FLOORMAN_ADMIN_PASSWORD": "first-admin-pw"}) == User("admin", "admin")
+    assert auth.bootstrap_admin(f, {"FLOORMAN_ADMIN_PASSWORD": "second-admin-pw"}) is None
+    assert auth.authenticate(f, "admin", "first-admin-pw") == User("admin", "admin")
 
 
 def test_permissions() -> None:

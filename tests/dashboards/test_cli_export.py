@@ -34,6 +34,14 @@ def test_users_add(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert authenticate(f, "rita", "pw-123456") == User("rita", "reviewer")
 
 
+def test_users_add_refuses_a_short_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    f = tmp_path / "users.json"
+    monkeypatch.setenv("FLOORMAN_NEW_PASSWORD", "abcde")
+    assert main(["users", "add", "rita", "--role", "reviewer", "--users", str(f)]) == 1
+    assert "password too short: 5 characters, at least 8 needed" in capsys.readouterr().err
+    assert not f.exists()  # nobody was saved
+
+
 def test_cli_export_goes_to_the_access_log(snapshot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from dashboards.review_store import ReviewStore
 

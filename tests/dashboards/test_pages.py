@@ -416,6 +416,13 @@ def test_admin_adds_a_user(env: Path, users_file: Path, monkeypatch: pytest.Monk
     from dashboards.auth import authenticate
 
     assert authenticate(own, "nina", "s3cret-pass") == User("nina", "reviewer")
+    # a short password is refused on the page, and the user's old one still works
+    at.text_input(key="new_user").input("nina")
+    at.text_input(key="new_password").input("abc12")
+    at.button(key="FormSubmitter:add_user-Save user").click().run()
+    assert any("password too short" in e.value for e in at.error)
+    assert authenticate(own, "nina", "abc12") is None
+    assert authenticate(own, "nina", "s3cret-pass") == User("nina", "reviewer")
 
 
 def test_case_page_takes_its_case_from_the_address(env: Path) -> None:
