@@ -46,6 +46,20 @@ DAGSTER_RECORD = " - dagster - "
 
 
 def _print_ingest_summary(summary: IngestSummary) -> None:
+    """The details (quarantine reasons, formats, unrecognised and repeated files) first and the
+    headline last: over a big folder the details run to hundreds of lines, and the counts an
+    operator needs must be what is left on the screen."""
+    if summary.quarantined_by_reason:
+        print("quarantined, by reason:")
+    for reason, count in sorted(summary.quarantined_by_reason.items(), key=lambda kv: -kv[1]):
+        print(f"  {count:6d}  {reason}")
+        _print_specifics(reason, summary.quarantined_specifics.get(reason, {}))
+    if summary.formats:
+        print("formats: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.formats.items())))
+    for path in summary.unrecognised:
+        print(f"unrecognised: {path}: {summary.unrecognised_reasons.get(path, 'no supported format recognises it')}")
+    for path, first in summary.duplicates_in_run.items():
+        print(f"duplicate within this run: {path}: same bytes as {first}")
     print(
         f"files: {summary.files} read, {summary.files_duplicate_in_run} duplicates within this run, "
         f"{summary.files_already_ingested} already ingested, "
@@ -59,15 +73,6 @@ def _print_ingest_summary(summary: IngestSummary) -> None:
         f"quarantined: {summary.quarantined} ({summary.quarantined_unsupported} unsupported games/layouts); "
         f"parse rate of supported hands {summary.parse_rate:.2%}"
     )
-    for reason, count in sorted(summary.quarantined_by_reason.items(), key=lambda kv: -kv[1]):
-        print(f"  {count:6d}  {reason}")
-        _print_specifics(reason, summary.quarantined_specifics.get(reason, {}))
-    if summary.formats:
-        print("formats: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.formats.items())))
-    for path in summary.unrecognised:
-        print(f"unrecognised: {path}: {summary.unrecognised_reasons.get(path, 'no supported format recognises it')}")
-    for path, first in summary.duplicates_in_run.items():
-        print(f"duplicate within this run: {path}: same bytes as {first}")
     print(f"{summary.seconds:.2f} s, {summary.hands_per_second:,.0f} hands/s")
 
 

@@ -233,8 +233,8 @@ def test_fresh_warehouse_calls_repeats_duplicates_within_this_run(tmp_path: Path
     assert summary["files_already_ingested"] == 0
     assert summary["files_duplicate_in_run"] == summary["files"] > 0
     text = _ingest(folder, folder, "--db", tmp_path / "text.duckdb")
-    first = text.stdout.splitlines()[0]
-    assert f"{summary['files_duplicate_in_run']} duplicates within this run, 0 already ingested" in first
+    (files_line,) = [line for line in text.stdout.splitlines() if line.startswith("files: ")]
+    assert f"{summary['files_duplicate_in_run']} duplicates within this run, 0 already ingested" in files_line
     again = json.loads(_ingest(folder, "--db", db, "--json").stdout)
     assert again["files"] == 0 and again["files_already_ingested"] == summary["files"]
 
@@ -317,6 +317,9 @@ def test_text_summary_lists_quarantine_specifics_under_their_group(tmp_path: Pat
     shown = [f"1  unrecognised line 'Dancer{i}: dances wildly'" for i in range(5)]
     assert lines[at + 1 : at + 6] == shown
     assert lines[at + 6] == "and 2 more (2 hands)"
+    # the counts come last, so they are what a long list of details leaves on the screen
+    assert [line.split(":")[0] for line in lines[-4:-1]] == ["files", "hands", "quarantined"]
+    assert lines[-2].startswith("quarantined: 7 ") and lines[-1].endswith("hands/s")
 
 
 def test_specifics_beyond_the_kept_ones_are_counted(capsys: pytest.CaptureFixture[str]) -> None:
