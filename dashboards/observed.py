@@ -52,6 +52,7 @@ FACT_LABELS = {
     "hands_together": "hands played together",
     "weakest_pair_score": "weakest pair score in the group",
     "members": "members",
+    "mechanism_spots": "spots between them where each family's mechanism could show",
 }
 
 
@@ -100,9 +101,12 @@ def observed_facts(observed: str | None) -> dict[str, Any]:
 
 
 def _fact_text(v: Any) -> Any:
-    """Lists joined; a distribution ({family: share}) as 'soft_play 72%, squeeze 20%', largest first."""
+    """Lists joined; counts ({family: n}) as 'soft_play 12, squeeze 0' in stored order; a distribution
+    ({family: share}) as 'soft_play 72%, squeeze 20%', largest first."""
     if isinstance(v, list):
         return ", ".join(map(str, v))
+    if isinstance(v, dict) and all(isinstance(x, int) and not isinstance(x, bool) for x in v.values()):
+        return ", ".join(f"{k} {x:,}" for k, x in v.items())
     if isinstance(v, dict):
         parts = sorted(v.items(), key=lambda kv: -float(kv[1]))
         return ", ".join(f"{k} {100 * float(x):.0f}%" for k, x in parts if float(x) >= 0.005)

@@ -12,7 +12,7 @@ import contextlib
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
@@ -98,6 +98,34 @@ TEXT: dict[str, FamilyText] = {
         "More shared hands bring the pair back into the population's bulk.",
     ),
 }
+
+
+#: the spots between two players in which each mechanism can show at all (pair-frame columns,
+#: summed), and what one is called in a flag's text
+MECHANISM_SPOTS: dict[str, tuple[tuple[str, ...], str]] = {
+    "soft_play": (("hu_confrontations",), "heads-up pot"),
+    "chip_dumping": (("confrontations",), "pot both played"),
+    "squeeze": (("squeezes_ab", "squeezes_ba"), "re-raise sandwiching a third player who then folded"),
+    "card_sharing": (("cs_b_stronger_n",), "decision facing a bet while the other held the stronger known hand"),
+}
+
+#: a flag's explanation when its family's spot never occurred between the pair ({pattern}: the
+#: family's own explanation, which would otherwise assert what nobody saw)
+UNSEEN_MECHANISM = ("{family} is the family model's call from the pair's other statistics (and from the families "
+                    "of their flagged partners, where they have any), not something seen between these two: "
+                    "no {spot} between {a} and {b} in the data yet. "
+                    "The pattern this family means: {pattern} The evidence hands show what the pair did do.")
+
+
+def mechanism_spots(row: dict[str, Any]) -> dict[str, int]:
+    """Each family's spot count for one scored pair (families whose columns the row lacks: left out).
+
+    Why a reviewer needs it: the family model and the team context (``attribution``) may name a
+    family whose mechanism never had a chance between the two players; measured on fresh rooms
+    (session 40), relabelling such pairs by their seen mechanisms lost FamilyMAP (the team is
+    usually right), so the label stays and the flag says what was not seen."""
+    return {fam: int(sum(row[c] or 0 for c in cols)) for fam, (cols, _) in MECHANISM_SPOTS.items()
+            if all(c in row for c in cols)}
 
 
 #: each family's evidence query over the tables named {pdec}, {pflow}, {psq}, {pcs}, {dec} (``EVIDENCE_SQL``

@@ -38,7 +38,16 @@ from detectors import (
     teams,
 )
 from detectors.calibrate import tail_probability
-from detectors.families import FAMILIES, TEXT, VERSION, evidence, rule_scores
+from detectors.families import (
+    FAMILIES,
+    MECHANISM_SPOTS,
+    TEXT,
+    UNSEEN_MECHANISM,
+    VERSION,
+    evidence,
+    mechanism_spots,
+    rule_scores,
+)
 from warehouse.db import open_duckdb
 
 DETECTOR_VERSIONS = {f: VERSION for f in (*FAMILIES, "collusion_ring", "anomaly")} | {
@@ -416,6 +425,7 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
     a, b = r["player_a"], r["player_b"]
     na, nb = plain_name(a), plain_name(b)
     exposure = float(r["hu_confrontations"] + r.get("squeezes_ab", 0) + r.get("squeezes_ba", 0))
+    spots = mechanism_spots(r)
     out = []
     for fam, s in fams:
         obs: dict[str, Any] = {c: {"value": round(float(r[c]), 3), "population_median": round(medians[c], 3),
@@ -423,7 +433,7 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
                                for c in OBSERVED[fam] if c in r}
         obs |= {"pair_score": round(float(r["score"]), 4), "model_score": round(float(r["p_pair"]), 4),
                 "rank": int(r["rank"]), "hands_together": int(r["hands_together"]), "player_keys": [a, b],
-                "family_distribution": {f: round(v, 3) for f, v in shares.items()}}
+                "family_distribution": {f: round(v, 3) for f, v in shares.items()}, "mechanism_spots": spots}
         for extra in ("team_support", "evidence_support"):
             if extra in r:
                 obs[extra] = round(float(r[extra]), 3)
@@ -438,10 +448,21 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
                 queue.Evidence(float(r[f"t_{fam}"]), exposure, float(r[f"r_{fam}"]),
                                sum(float(r[f"p_{f}"]) for f in FAMILIES) if learned else None, population),
                 high_min_exposure=params.high_min_hu, high_min_rule=params.high_min_rule),
-            "explanation": text.explanation.format(a=na, b=nb), "observed": json.dumps(obs, sort_keys=True),
+            "explanation": _explanation(text.explanation, fam, spots, na, nb),
+            "observed": json.dumps(obs, sort_keys=True),
             "benign_explanation": text.benign.format(a=na, b=nb), "overturn": text.overturn.format(a=na, b=nb),
         })
     return out
+
+
+def _explanation(template: str, family: str, spots: dict[str, int], a: str, b: str) -> str:
+    """The family's explanation; when its mechanism had no spot between the pair, the same text as
+    what the family means, after saying the label is the models' call and not something seen."""
+    text = template.format(a=a, b=b)
+    if spots.get(family, 1) != 0:
+        return text
+    name = family.replace("_", " ").capitalize()
+    return UNSEEN_MECHANISM.format(family=name, spot=MECHANISM_SPOTS[family][1], a=a, b=b, pattern=text)
 
 
 def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.DataFrame:

@@ -18,3 +18,9 @@ def test_family_distribution_is_a_fact_not_a_metric() -> None:
     assert facts["rank among the scored pairs"] == 3
     assert facts["family evidence, robust z in this room"] == 7.5
     assert [m["name"] for m in observed_metrics(observed, ["A", "B"])] == ["z_cs_ab"]
+
+
+def test_mechanism_spots_read_as_counts() -> None:
+    observed = json.dumps({"mechanism_spots": {"soft_play": 12, "chip_dumping": 1450, "squeeze": 0, "card_sharing": 3}})
+    assert observed_facts(observed)["spots between them where each family's mechanism could show"] == (
+        "soft_play 12, chip_dumping 1,450, squeeze 0, card_sharing 3")

@@ -8,9 +8,12 @@ knows: no high flag there either, and the low and medium ones are counted per 1,
 
 from __future__ import annotations
 
+import json
+
 import duckdb
 import pytest
 
+from detectors.families import MECHANISM_SPOTS
 from detectors.run import Params, detect
 from tests.conftest import SHARED, real_data
 from warehouse.ingest import ingest_paths
@@ -103,3 +106,25 @@ def test_flag_mode_comes_from_the_hands_data(whole_sample_db: str) -> None:
     for mode, share in rows:  # no hand with every member dealt in (a ring): no coverage, player mode
         assert mode == ("operator" if share is not None and share >= 0.5 else "player"), (mode, share)
     assert any(mode == "player" for mode, _ in rows)
+
+
+def test_a_flag_says_when_its_mechanism_never_occurred_between_the_pair(whole_sample_db: str) -> None:
+    """On real exports the family model and the flagged partners can name a mechanism the two never
+    had a chance to use together (a squeeze flag over 0 squeezes): such a flag says so in its
+    explanation, and a flag whose mechanism did occur does not."""
+    con = duckdb.connect(whole_sample_db, read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT family, explanation, observed FROM flags WHERE len(players) = 2 AND family IN ?",
+            [list(MECHANISM_SPOTS)]).fetchall()
+    finally:
+        con.close()
+    assert rows, "no pair flag to check"
+    unseen = 0
+    for family, explanation, observed in rows:
+        spots = json.loads(observed)["mechanism_spots"]
+        assert set(spots) == set(MECHANISM_SPOTS)
+        says_unseen = f"no {MECHANISM_SPOTS[family][1]} between" in explanation
+        assert says_unseen == (spots[family] == 0), (family, spots, explanation)
+        unseen += says_unseen
+    print(f"{unseen} of {len(rows)} pair flags name a mechanism that never occurred between the pair")
