@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
 # 1.9.1: evidence on the run's integer-keyed tables; a tie of chip-dumping totals names the first player;
+# 1.13.0: a flagged pair's second family gets a flag only where its mechanism had a spot (arm L);
 # 1.12.1: flags carry each mechanism's spot count (mechanism_spots) and say when their family's
 # mechanism never occurred between the pair (scores, ranks, labels and evidence as 1.12.0);
 # 1.12: the pair model is a seed bag, three fits averaged (detectors.learn.PairEnsemble);
@@ -31,7 +32,7 @@ FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
 # 1.9: pair, family and evidence models fitted on two generators' worlds (scripts/train_pair_models.py);
 # 1.8: the room's z weighs 0.5 per unit up to 12 in the queue order (detectors.run.ranking_score);
 # 1.7: team support in the queue order (detectors.teams); 1.6: the family model
-VERSION = "1.12.1"
+VERSION = "1.13.0"
 SQRT2 = math.sqrt(2.0)
 
 

@@ -413,19 +413,25 @@ def queue_budget(params: Params) -> queue.Budget:
 def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float], population: int,
                     learned: bool, anomaly_score: float | None = None) -> list[dict[str, Any]]:
     """The flags of one ranked pair: its leading family, and every other family holding at least
-    ``family_share_min`` of the attribution (scored in proportion, so the pair's best stays its
-    score); an anomaly (outside the budget) gets one low flag of its own."""
+    ``family_share_min`` of the attribution whose mechanism had a spot between the pair (scored in
+    proportion, so the pair's best stays its score); an anomaly (outside the budget) gets one low
+    flag of its own.
+
+    Why a secondary family needs a spot: a second flag naming a mechanism the two never had a
+    chance to use is a case nobody can review; dropping those cut the flags per room by about a
+    tenth on fresh rooms of four generators at no cost in PairAP or EvidenceMAP (session 40,
+    arm L). The leading flag keeps its label either way (relabelling it lost FamilyMAP)."""
     shares = {f: float(r[f"f_{f}"]) for f in FAMILIES}
     lead = max(shares.values()) or 1.0
+    spots = mechanism_spots(r)
     if anomaly_score is not None:
         fams = [("anomaly", anomaly_score)]
     else:
         fams = [(f, float(r["score"]) * shares[f] / lead) for f in FAMILIES
-                if f == r["family"] or shares[f] >= params.family_share_min]
+                if f == r["family"] or (shares[f] >= params.family_share_min and spots.get(f, 1) > 0)]
     a, b = r["player_a"], r["player_b"]
     na, nb = plain_name(a), plain_name(b)
     exposure = float(r["hu_confrontations"] + r.get("squeezes_ab", 0) + r.get("squeezes_ba", 0))
-    spots = mechanism_spots(r)
     out = []
     for fam, s in fams:
         obs: dict[str, Any] = {c: {"value": round(float(r[c]), 3), "population_median": round(medians[c], 3),

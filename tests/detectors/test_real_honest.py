@@ -111,20 +111,24 @@ def test_flag_mode_comes_from_the_hands_data(whole_sample_db: str) -> None:
 def test_a_flag_says_when_its_mechanism_never_occurred_between_the_pair(whole_sample_db: str) -> None:
     """On real exports the family model and the flagged partners can name a mechanism the two never
     had a chance to use together (a squeeze flag over 0 squeezes): such a flag says so in its
-    explanation, and a flag whose mechanism did occur does not."""
+    explanation, and a flag whose mechanism did occur does not. Only a pair's leading flag (the one
+    scored at the pair's score) may name such a mechanism: a second family flag needs a spot."""
     con = duckdb.connect(whole_sample_db, read_only=True)
     try:
         rows = con.execute(
-            "SELECT family, explanation, observed FROM flags WHERE len(players) = 2 AND family IN ?",
+            "SELECT family, explanation, observed, score FROM flags WHERE len(players) = 2 AND family IN ?",
             [list(MECHANISM_SPOTS)]).fetchall()
     finally:
         con.close()
     assert rows, "no pair flag to check"
     unseen = 0
-    for family, explanation, observed in rows:
-        spots = json.loads(observed)["mechanism_spots"]
+    for family, explanation, observed, score in rows:
+        facts = json.loads(observed)
+        spots = facts["mechanism_spots"]
         assert set(spots) == set(MECHANISM_SPOTS)
         says_unseen = f"no {MECHANISM_SPOTS[family][1]} between" in explanation
         assert says_unseen == (spots[family] == 0), (family, spots, explanation)
+        if says_unseen:
+            assert abs(score - facts["pair_score"]) < 1e-3, (family, score, facts["pair_score"])
         unseen += says_unseen
     print(f"{unseen} of {len(rows)} pair flags name a mechanism that never occurred between the pair")
