@@ -113,7 +113,9 @@ def _score_rows(args: argparse.Namespace) -> tuple[list[str], list[dict[str, Any
         if args.player:
             where.append("(lower(player_a) LIKE ? OR lower(player_b) LIKE ?)")
             params += [f"%{args.player.lower()}%"] * 2
-        cur = con.execute(f"SELECT * FROM pair_scores WHERE {' AND '.join(where)} ORDER BY rank", params)
+        # name_a / name_b: the screen names as flags list them (a key is "site:name")
+        names = ", ".join(f"substr(player_{x}, strpos(player_{x}, ':') + 1) AS name_{x}" for x in "ab")
+        cur = con.execute(f"SELECT *, {names} FROM pair_scores WHERE {' AND '.join(where)} ORDER BY rank", params)
         cols = [d[0] for d in cur.description]
         return cols, [dict(zip(cols, r, strict=True)) for r in cur.fetchall()], run
     finally:

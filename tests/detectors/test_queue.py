@@ -189,8 +189,10 @@ def test_queue_is_the_budget_and_scores_list_every_pair(warehouse: Path) -> None
             [summary.run_id]).fetchall()
     finally:
         con.close()
-    flagged_pairs = {tuple(sorted([r["player_a"].split(":", 1)[1], r["player_b"].split(":", 1)[1]])) for r in flagged}
+    # the score rows name the players as the flags do (screen names beside the site-scoped keys)
+    flagged_pairs = {tuple(sorted([r["name_a"], r["name_b"]])) for r in flagged}
     assert {tuple(p[0]) for p in pairs} == flagged_pairs
+    assert all(r["player_a"] == f"{r['player_a'].split(':', 1)[0]}:{r['name_a']}" for r in rows)
 
 
 def test_scores_that_match_no_pair_say_so(warehouse: Path) -> None:
