@@ -109,7 +109,9 @@ MECHANISM_SPOTS: dict[str, tuple[tuple[str, ...], str]] = {
     "soft_play": (("hu_confrontations",), "heads-up pot"),
     "chip_dumping": (("confrontations",), "pot both played"),
     "squeeze": (("squeezes_ab", "squeezes_ba"), "re-raise sandwiching a third player who then folded"),
-    "card_sharing": (("cs_b_stronger_n",), "decision facing a bet while the other held the stronger known hand"),
+    # both directions: A's decisions while B held the stronger hand, and B's while A did
+    "card_sharing": (("cs_b_stronger_n", "cs_b_stronger_n_ba"),
+                     "decision facing a bet while the other held the stronger known hand"),
 }
 
 #: a flag's explanation when its family's spot never occurred between the pair ({pattern}: the

@@ -107,7 +107,7 @@ def unordered(directed: pl.DataFrame, min_hands: int = MIN_HANDS) -> pl.DataFram
     ba = directed.filter(pl.col("player_a") > pl.col("player_b")).select(
         pl.col("player_b").alias("player_a"), pl.col("player_a").alias("player_b"),
         *[pl.col(c).alias(f"{c}_ba") for c in [*DIRECTIONAL_FEATURES, "flow_cbb", "whipsaw_folds",
-                                                "squeezes", "hu_checkdowns"]],
+                                                "squeezes", "hu_checkdowns", "cs_b_stronger_n"]],
     )
     ab = ab.rename({c: f"{c}_ab" for c in [*DIRECTIONAL_FEATURES, "flow_cbb", "whipsaw_folds", "squeezes"]})
     frame = ab.join(ba, on=["player_a", "player_b"], how="left").fill_null(0.0)
