@@ -248,7 +248,10 @@ def bootstrap_admin(users_file: Path | str, env: dict[str, str] | None = None) -
     users = load_users(Path(users_file))
     if any(u.get("role") == "admin" for u in users.values()):
         return None
-    check_new_password(password)
+    try:
+        check_new_password(password)
+    except ValueError as exc:
+        raise ValueError(f"FLOORMAN_ADMIN_PASSWORD: {exc}; no admin was created") from exc
     return ensure_user(users_file, env.get("FLOORMAN_ADMIN_USER", "admin"), password, "admin")
 
 

@@ -8,7 +8,10 @@ from dashboards import auth, ui
 
 cfg = ui.config()
 st.title("Floorman: log in")
-auth.bootstrap_admin(cfg.users_file)
+try:
+    auth.bootstrap_admin(cfg.users_file)
+except ValueError as exc:  # a too-short FLOORMAN_ADMIN_PASSWORD: say so, and still let existing users in
+    st.error(str(exc))
 if cfg.auth_mode == "oidc":
     st.write("Sign in with your organisation account.")
     if st.button("Sign in with SSO", key="sso"):

@@ -75,6 +75,19 @@ def test_pages_refuse_anonymous_sessions_when_opened_directly(env: Path, page: s
     assert len(at.dataframe) == 0
 
 
+def test_a_too_short_admin_password_is_named_on_the_login_page(env: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deployment whose FLOORMAN_ADMIN_PASSWORD is too short gets the login page with the reason,
+    not a crashed page, and no admin is created."""
+    empty = tmp_path / "no-users.json"
+    monkeypatch.setenv("FLOORMAN_USERS", str(empty))
+    monkeypatch.setenv("FLOORMAN_ADMIN_PASSWORD", "abc")
+    at = app_as(None)
+    assert [t.value for t in at.title] == ["Floorman: log in"]
+    assert any("FLOORMAN_ADMIN_PASSWORD: password too short" in e.value for e in at.error)
+    assert not empty.exists()
+
+
 def test_login_with_the_users_file(env: Path) -> None:
     at = app_as(None)
     at.text_input(key="login_user").input("rita")
