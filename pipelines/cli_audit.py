@@ -60,7 +60,7 @@ def print_report(report: dict[str, Any], timings: dict[str, float] | None = None
     dates = report.get("partitions", [])  # the distinct dates of the warehouse's hands (the report's old name)
     span = f"hands dated {dates[0]} to {dates[-1]} ({len(dates):,} days)" if dates else "no hands"
     print(f"run {report.get('run_id')}: {span}")
-    print(f"  hands {report.get('hands', 0):,} ({report.get('new_hands', 0):,} new), "
+    print(f"  hands {report.get('hands', 0):,} ({report.get('new_hands', 0):,} new since the last report), "
           f"quarantined {report.get('quarantined', 0)}, unreconciled {report.get('unreconciled', 0)}")
     v = report.get("violations", {})
     if v.get("available"):

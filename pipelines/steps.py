@@ -409,7 +409,6 @@ def write_run_report(
         hist.execute(RUN_REPORTS_DDL)
         hist.execute("INSERT INTO run_reports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         _save_flag_history(hist, build)
-        _save_day_history(hist, build)
     finally:
         hist.close()
     con = connect(build)
@@ -419,6 +418,7 @@ def write_run_report(
         con.execute(f"INSERT INTO run_reports SELECT * FROM read_parquet('{_export_reports(work)}')")
     finally:
         con.close()
+    _save_reported_hands(work, build)
     return report
 
 
@@ -437,43 +437,45 @@ def _export_reports(work: Path) -> Path:
     return out
 
 
-#: per hand date of the night's warehouse: its hand count and an order-free digest of its hand ids
-_DAYS_SQL = """SELECT coalesce(CAST(hand_date AS VARCHAR), '') AS day, count(*) AS hands,
-    bit_xor(hash(hand_id)) AS digest FROM {hands} GROUP BY 1"""
-_DAY_HISTORY_DDL = ("CREATE TABLE IF NOT EXISTS day_history "
-                    "(day VARCHAR PRIMARY KEY, hands BIGINT, digest UBIGINT, seen_at TIMESTAMP)")
+#: the hand ids (as 64-bit hashes) of the warehouse the last report described
+_REPORTED_HANDS_DDL = "CREATE TABLE IF NOT EXISTS reported_hands (h UBIGINT)"
 
 
 def _new_hands(con: Any, work: Path) -> int:
-    """Hands added since the last night that wrote a report: every hand of a date it did not hold,
-    and the growth of a date whose hands changed (a date whose hand ids are the same adds none).
+    """Hands that were not in the warehouse of the last night that wrote a report (hand ids
+    compared as 64-bit hashes: a collision among ten million hands has odds of about 3 in a million).
 
     Why not the ingest's own count: every partition is rebuilt from scratch, so its ingest calls
-    all of its hands new, and a re-run night would report the whole warehouse as new."""
-    days = f"({_DAYS_SQL.format(hands='hands')})"
+    all of its hands new, and a re-run night reported the whole warehouse as new. The first night
+    (and the first after upgrading from a history without ``reported_hands``) counts every hand."""
     hist_path = work / "history.duckdb"
     if not hist_path.exists():
         return _scalar(con, "SELECT count(*) FROM hands")
     con.execute(f"ATTACH '{hist_path}' AS hist (READ_ONLY)")
     try:
         if not _scalar(con, "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'hist' "
-                            "AND table_name = 'day_history'"):
+                            "AND table_name = 'reported_hands'"):
             return _scalar(con, "SELECT count(*) FROM hands")
-        return _scalar(con, f"""SELECT coalesce(sum(CASE WHEN p.day IS NULL THEN d.hands
-            WHEN p.digest = d.digest THEN 0 ELSE greatest(d.hands - p.hands, 0) END), 0)
-            FROM {days} d LEFT JOIN hist.day_history p USING (day)""")
+        return _scalar(con, "SELECT count(*) FROM hands ANTI JOIN hist.reported_hands r ON r.h = hash(hands.hand_id)")
     finally:
         con.execute("DETACH hist")
 
 
-def _save_day_history(hist: Any, build: Path) -> None:
-    """Remember tonight's dates (hands, digest) so tomorrow can count its new hands."""
-    hist.execute(_DAY_HISTORY_DDL)
-    hist.execute(f"ATTACH '{build}' AS b (READ_ONLY)")
+def _save_reported_hands(work: Path, build: Path) -> None:
+    """Remember the hands tonight's report described, so the next night can count its new ones.
+    Written last, after the report is in both files, so a report that failed half-way and is
+    retried still counts tonight's hands against the previous night."""
+    hist = connect(work / "history.duckdb")
     try:
-        hist.execute(f"INSERT OR REPLACE INTO day_history SELECT *, now() FROM ({_DAYS_SQL.format(hands='b.hands')})")
+        hist.execute(_REPORTED_HANDS_DDL)
+        hist.execute(f"ATTACH '{build}' AS b (READ_ONLY)")
+        try:
+            hist.execute("DELETE FROM reported_hands")
+            hist.execute("INSERT INTO reported_hands SELECT hash(hand_id) FROM b.hands")
+        finally:
+            hist.execute("DETACH b")
     finally:
-        hist.execute("DETACH b")
+        hist.close()
 
 
 def _save_flag_history(hist: Any, build: Path) -> None:

@@ -115,6 +115,13 @@ def test_two_partitions_materialise_and_rerun_is_identical(tmp_path: Path, landi
     after = _report(resource.build_db)
     assert after["hands"] > combined[0] and after["new_hands"] == after["hands"] - combined[0]
 
+    # the late file withdrawn and another landed instead: its hands are new, the withdrawn ones are gone
+    (landing / DAY2 / "2025-NL-uncalled-bet.txt").unlink()
+    shutil.copy(real_data(*STARS, "NLHE-2max-USD-0.25-0.50-201005.Hitnrun.txt"), landing / DAY2 / "swap.txt")
+    _night(resource, [DAY2])
+    swapped = _report(resource.build_db)
+    assert swapped["new_hands"] == swapped["hands"] - combined[0] > 0
+
 
 def test_corrupt_file_is_quarantined_and_the_night_succeeds(
     tmp_path: Path, landing: Path, simulated_night: Path
