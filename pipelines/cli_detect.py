@@ -109,6 +109,10 @@ def _score_rows(args: argparse.Namespace) -> tuple[list[str], list[dict[str, Any
         run = args.run_id or _latest_run(con, args.mode)
         if run is None:
             raise SystemExit(f"{args.db}: no detector run{' in ' + args.mode + ' mode' if args.mode else ''}")
+        known = con.execute("SELECT count(*) FROM detector_runs WHERE run_id = ?", [run]).fetchone()
+        if not (known and known[0]):
+            print(f"error: {args.db}: no detector run {run!r} in this warehouse", file=sys.stderr)
+            raise SystemExit(2)
         where, params = ["run_id = ?"], [run]
         if args.player:
             where.append("(lower(player_a) LIKE ? OR lower(player_b) LIKE ?)")

@@ -105,6 +105,10 @@ def _cmd_violations(args: argparse.Namespace) -> int:
     con = _connect(args.db, read_only=True)
     try:
         rows = read_violations(con, args.severity or (), args.rule or ())
+        if not rows and (args.severity or args.rule):  # an empty export must not read like a clean bill
+            present = [r[0] for r in con.execute("SELECT DISTINCT rule_id FROM violations ORDER BY 1").fetchall()]
+            print(f"no finding matches {_filters(args)}; rule ids with findings: {', '.join(present) or 'none'}",
+                  file=sys.stderr)
     finally:
         con.close()
     fields = list(VIOLATION_FIELDS)
@@ -118,6 +122,13 @@ def _cmd_violations(args: argparse.Namespace) -> int:
         writer.writeheader()
         writer.writerows(rows)
     return 0
+
+
+def _filters(args: argparse.Namespace) -> str:
+    """The export's filters as the user gave them, for the "nothing matched" line."""
+    parts = [f"severity {' or '.join(args.severity)}" if args.severity else "",
+             f"rule {' or '.join(args.rule)}" if args.rule else ""]
+    return " and ".join(p for p in parts if p)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -248,12 +248,13 @@ VIOLATION_FIELDS = (
 def read_violations(con: duckdb.DuckDBPyConnection, severities: Sequence[str] = (),
                     rule_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Stored findings, in hand and action order, with the CLI's export fields; only those of the
-    given severities and rule ids when any are given (a floor manager's "errors only", or one rule)."""
+    given severities and rule ids (any case) when any are given (a floor manager's "errors only", or one rule)."""
     rows = con.execute(
         f"""SELECT {', '.join(VIOLATION_FIELDS)} FROM violations
-        WHERE (len($sev) = 0 OR list_contains($sev, severity)) AND (len($rules) = 0 OR list_contains($rules, rule_id))
+        WHERE (len($sev) = 0 OR list_contains($sev, severity))
+          AND (len($rules) = 0 OR list_contains($rules, upper(rule_id)))
         ORDER BY hand_id, action_seq NULLS LAST, rule_id""",
-        {"sev": list(severities), "rules": list(rule_ids)},
+        {"sev": list(severities), "rules": [r.upper() for r in rule_ids]},
     ).fetchall()
     return [dict(zip(VIOLATION_FIELDS, r, strict=True)) for r in rows]
 

@@ -206,6 +206,12 @@ def test_scores_that_match_no_pair_say_so(warehouse: Path) -> None:
     assert out.stdout.splitlines()[0].startswith("run_id,player_a,player_b,rank,flagged,score")
     assert len(out.stdout.splitlines()) == 1
     assert "no scored pair involving 'nobody-by-this-name'" in out.stderr
+    unknown = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "scores", "--db", str(warehouse), "--run-id", "no-such-run"],
+        check=False, capture_output=True, text=True,
+    )
+    assert unknown.returncode == 2 and unknown.stdout == ""
+    assert "no detector run 'no-such-run'" in unknown.stderr
 
 
 def test_seat_label_pairs_are_never_scored(tmp_path: Path) -> None:

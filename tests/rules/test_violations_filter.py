@@ -47,7 +47,16 @@ def test_severity_and_rule_filters_return_exactly_what_they_name(checked_db: Pat
     sev = str(everything[0]["severity"])
     assert _export(checked_db, capsys, "--rule", rule, "--severity", sev) == [
         r for r in everything if r["rule_id"] == rule and r["severity"] == sev]
-    assert _export(checked_db, capsys, "--rule", "NO.SUCH_RULE") == []
+    assert _export(checked_db, capsys, "--rule", rule.lower()) == only_rule  # rule ids in any case
+
+
+def test_a_filter_that_matches_nothing_says_so(checked_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["violations", "--db", str(checked_db), "--rule", "NO.SUCH_RULE"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out) == []
+    assert "no finding matches rule NO.SUCH_RULE; rule ids with findings: " in out.err
+    assert "SHOWDOWN.ALLIN_TABLED" in out.err  # the ids the sample does have
 
 
 def test_an_unknown_severity_is_refused(checked_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
