@@ -101,7 +101,7 @@ def observed_facts(observed: str | None) -> dict[str, Any]:
 
 
 def _fact_text(v: Any) -> Any:
-    """Lists joined; counts ({family: n}) as 'soft_play 12, squeeze 0' in stored order; a distribution
+    """Lists joined; counts ({family: n}) as 'card_sharing 0, soft_play 12' in key order; a distribution
     ({family: share}) as 'soft_play 72%, squeeze 20%', largest first."""
     if isinstance(v, list):
         return ", ".join(map(str, v))
