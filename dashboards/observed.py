@@ -53,6 +53,7 @@ FACT_LABELS = {
     "weakest_pair_score": "weakest pair score in the group",
     "members": "members",
     "mechanism_spots": "spots between them where each family's mechanism could show",
+    "pots_with_others": "pots each contested with anyone but the other",
 }
 
 

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
 # 1.9.1: evidence on the run's integer-keyed tables; a tie of chip-dumping totals names the first player;
+# 1.13.1: a pair one of whose players contested no pot with anyone else is told its comparisons are
+# with the population's norms (observed.pots_with_others); scores as 1.13.0;
 # 1.13.0: a flagged pair's second family gets a flag only where its mechanism had a spot (arm L);
 # 1.12.1: flags carry each mechanism's spot count (mechanism_spots) and say when their family's
 # mechanism never occurred between the pair (scores, ranks, labels and evidence as 1.12.0);
@@ -32,7 +34,7 @@ FAMILIES = ("soft_play", "chip_dumping", "squeeze", "card_sharing")
 # 1.9: pair, family and evidence models fitted on two generators' worlds (scripts/train_pair_models.py);
 # 1.8: the room's z weighs 0.5 per unit up to 12 in the queue order (detectors.run.ranking_score);
 # 1.7: team support in the queue order (detectors.teams); 1.6: the family model
-VERSION = "1.13.0"
+VERSION = "1.13.1"
 SQRT2 = math.sqrt(2.0)
 
 

@@ -92,6 +92,8 @@ def directional(ordered: pl.DataFrame) -> pl.DataFrame:
     )
     sq_exp = pl.col("hands_together") * sq_rate
     frame = frame.with_columns(((pl.col("squeezes") - sq_exp) / (sq_exp + 1.0).sqrt()).alias("x_squeeze"))
+    # A's pots with anyone but B: with none, "against everyone else" has nobody to mean (run.py says so)
+    frame = frame.with_columns((pl.col("_conf_tot") - pl.col("confrontations")).alias("field_conf"))
     return frame.drop([c for c in frame.columns if c.startswith("_")])
 
 
@@ -107,9 +109,10 @@ def unordered(directed: pl.DataFrame, min_hands: int = MIN_HANDS) -> pl.DataFram
     ba = directed.filter(pl.col("player_a") > pl.col("player_b")).select(
         pl.col("player_b").alias("player_a"), pl.col("player_a").alias("player_b"),
         *[pl.col(c).alias(f"{c}_ba") for c in [*DIRECTIONAL_FEATURES, "flow_cbb", "whipsaw_folds",
-                                                "squeezes", "hu_checkdowns", "cs_b_stronger_n"]],
+                                                "squeezes", "hu_checkdowns", "cs_b_stronger_n", "field_conf"]],
     )
-    ab = ab.rename({c: f"{c}_ab" for c in [*DIRECTIONAL_FEATURES, "flow_cbb", "whipsaw_folds", "squeezes"]})
+    ab = ab.rename({c: f"{c}_ab" for c in [*DIRECTIONAL_FEATURES, "flow_cbb", "whipsaw_folds", "squeezes",
+                                            "field_conf"]})
     frame = ab.join(ba, on=["player_a", "player_b"], how="left").fill_null(0.0)
     frame = frame.filter(pl.col("hands_together") >= min_hands)
     hu = pl.col("hu_confrontations")

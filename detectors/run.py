@@ -440,6 +440,8 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
         obs |= {"pair_score": round(float(r["score"]), 4), "model_score": round(float(r["p_pair"]), 4),
                 "rank": int(r["rank"]), "hands_together": int(r["hands_together"]), "player_keys": [a, b],
                 "family_distribution": {f: round(v, 3) for f, v in shares.items()}, "mechanism_spots": spots}
+        if "field_conf_ab" in r:
+            obs["pots_with_others"] = {na: int(r["field_conf_ab"] or 0), nb: int(r["field_conf_ba"] or 0)}
         for extra in ("team_support", "evidence_support"):
             if extra in r:
                 obs[extra] = round(float(r[extra]), 3)
@@ -454,7 +456,7 @@ def _pair_flag_rows(r: dict[str, Any], params: Params, medians: dict[str, float]
                 queue.Evidence(float(r[f"t_{fam}"]), exposure, float(r[f"r_{fam}"]),
                                sum(float(r[f"p_{f}"]) for f in FAMILIES) if learned else None, population),
                 high_min_exposure=params.high_min_hu, high_min_rule=params.high_min_rule),
-            "explanation": _explanation(text.explanation, fam, spots, na, nb),
+            "explanation": _explanation(text.explanation, fam, spots, na, nb) + _no_field(r, na, nb),
             "observed": json.dumps(obs, sort_keys=True),
             "benign_explanation": text.benign.format(a=na, b=nb), "overturn": text.overturn.format(a=na, b=nb),
         })
@@ -469,6 +471,19 @@ def _explanation(template: str, family: str, spots: dict[str, int], a: str, b: s
         return text
     name = family.replace("_", " ").capitalize()
     return UNSEEN_MECHANISM.format(family=name, spot=MECHANISM_SPOTS[family][1], a=a, b=b, pattern=text)
+
+
+def _no_field(r: dict[str, Any], a: str, b: str) -> str:
+    """A sentence for a pair one of whose players contested no pot with anyone else (a heads-up
+    match, two accounts alone at a table): every "than against everyone else" in the family's text
+    then compares with the population's norms, not with the player's own play."""
+    alone = [x for x, c in ((a, "field_conf_ab"), (b, "field_conf_ba")) if c in r and not r[c]]
+    if not alone:
+        return ""
+    who = f"{a} and {b} contested" if len(alone) == 2 else f"{alone[0]} contested"
+    other = "each other" if len(alone) == 2 else (b if alone[0] == a else a)
+    return (f" {who} no pot with anyone but {other} in this data, so each comparison with play against "
+            "everyone else rests on the population's norms, not on their own.")
 
 
 def _group_flags(u: pl.DataFrame, flags: pl.DataFrame, params: Params) -> pl.DataFrame:

@@ -56,3 +56,14 @@ def test_a_leading_family_without_a_spot_keeps_its_flag_and_says_so() -> None:
     assert text.startswith("Squeeze is the family model's call")
     assert "no re-raise sandwiching a third player who then folded between ann and bob" in text
     assert flags["squeeze"]["score"] == 0.8  # the pair's score: it is the pair's leading flag
+
+
+def test_a_pair_with_no_pot_against_anyone_else_is_told_the_comparison_is_with_the_population() -> None:
+    shares = {"soft_play": 0.1, "chip_dumping": 0.8, "squeeze": 0.0, "card_sharing": 0.1}
+    row = _row(shares, {"hu_confrontations": 900, "confrontations": 1600}, "chip_dumping")
+    alone = _flags(row | {"field_conf_ab": 0, "field_conf_ba": 0})["chip_dumping"]
+    assert "ann and bob contested no pot with anyone but each other" in alone["explanation"]
+    assert json.loads(alone["observed"])["pots_with_others"] == {"ann": 0, "bob": 0}
+    one = _flags(row | {"field_conf_ab": 40, "field_conf_ba": 0})["chip_dumping"]["explanation"]
+    assert "bob contested no pot with anyone but ann" in one
+    assert "anyone but" not in _flags(row | {"field_conf_ab": 40, "field_conf_ba": 7})["chip_dumping"]["explanation"]

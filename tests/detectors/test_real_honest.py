@@ -131,5 +131,23 @@ def test_a_flag_says_when_its_mechanism_never_occurred_between_the_pair(whole_sa
         if says_unseen:
             assert abs(score - facts["pair_score"]) < 1e-3, (family, score, facts["pair_score"])
         unseen += says_unseen
-    assert unseen > 0, "no flag on the real sample names an unseen mechanism: the checks above ran on nothing"
     print(f"{unseen} of {len(rows)} pair flags name a mechanism that never occurred between the pair")
+    assert unseen > 0, "no flag on the real sample names an unseen mechanism: the checks above ran on nothing"
+
+
+def test_a_pair_that_only_played_each_other_is_told_so(whole_sample_db: str) -> None:
+    """The ACPC heads-up bots played nobody else: their flags' "than against everyone else" has no
+    one to mean, and the explanation says the comparison is with the population's norms."""
+    con = duckdb.connect(whole_sample_db, read_only=True)
+    try:
+        rows = con.execute("SELECT players, explanation, observed FROM flags WHERE len(players) = 2 "
+                           "AND family <> 'anomaly'").fetchall()
+    finally:
+        con.close()
+    alone = 0
+    for players, explanation, observed in rows:
+        others = json.loads(observed)["pots_with_others"]
+        says = "no pot with anyone but" in explanation
+        assert says == (min(others.values()) == 0), (players, others, explanation)
+        alone += says
+    assert alone > 0, "no heads-up-only pair flagged: the check ran on nothing"
