@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from detectors.queue import DEFAULT_CAP_PER_1000_PLAYERS
-from warehouse.db import connect, memory_limit
+from warehouse.db import connect, memory_limit, table_exists
 from warehouse.ingest import IngestSummary, ingest_paths, iter_input_files
 from warehouse.merge import merge_warehouses
 from warehouse.snapshot import publish
@@ -453,8 +453,7 @@ def _new_hands(con: Any, work: Path) -> int:
         return _scalar(con, "SELECT count(*) FROM hands")
     con.execute(f"ATTACH '{hist_path}' AS hist (READ_ONLY)")
     try:
-        if not _scalar(con, "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'hist' "
-                            "AND table_name = 'reported_hands'"):
+        if not table_exists(con, "reported_hands", catalog="hist"):
             return _scalar(con, "SELECT count(*) FROM hands")
         return _scalar(con, "SELECT count(*) FROM hands ANTI JOIN hist.reported_hands r ON r.h = hash(hands.hand_id)")
     finally:
@@ -485,10 +484,7 @@ def _save_flag_history(hist: Any, build: Path) -> None:
     )
     hist.execute(f"ATTACH '{build}' AS b (READ_ONLY)")
     try:
-        has = hist.execute(
-            "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'b' AND table_name = 'flags'"
-        ).fetchone()
-        if has and has[0]:
+        if table_exists(hist, "flags", catalog="b"):
             hist.execute(
                 "INSERT OR REPLACE INTO flag_history SELECT flag_id, score, now() FROM b.flags"
             )
@@ -497,8 +493,6 @@ def _save_flag_history(hist: Any, build: Path) -> None:
 
 
 def _violations_summary(con: Any) -> dict[str, Any]:
-    from warehouse.db import table_exists
-
     if not table_exists(con, "violations"):
         return {"available": False}
     by_rule = con.execute(
@@ -516,8 +510,6 @@ def _violations_summary(con: Any) -> dict[str, Any]:
 
 
 def _flags_summary(con: Any, work: Path) -> dict[str, Any]:
-    from warehouse.db import table_exists
-
     if not table_exists(con, "flags"):
         return {"available": False, "total": 0}
     by_family = dict(con.execute("SELECT family, count(*) FROM flags GROUP BY 1").fetchall())
@@ -527,11 +519,7 @@ def _flags_summary(con: Any, work: Path) -> dict[str, Any]:
     if hist_path.exists():
         con.execute(f"ATTACH '{hist_path}' AS hist (READ_ONLY)")
         try:
-            has = con.execute(
-                "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'hist' "
-                "AND table_name = 'flag_history'"
-            ).fetchone()
-            if has and has[0]:
+            if table_exists(con, "flag_history", catalog="hist"):
                 new, updated = con.execute(
                     "SELECT count(*) FILTER (WHERE h.flag_id IS NULL), "
                     "count(*) FILTER (WHERE h.flag_id IS NOT NULL AND h.score <> f.score) "

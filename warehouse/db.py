@@ -80,8 +80,10 @@ def connect(path: str | Path, *, read_only: bool = False) -> duckdb.DuckDBPyConn
     return con
 
 
-def table_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+def table_exists(con: duckdb.DuckDBPyConnection, name: str, catalog: str | None = None) -> bool:
+    """Whether a table ``name`` exists (in the attached database ``catalog``, when given)."""
     row = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = $n AND ($c IS NULL OR table_catalog = $c)",
+        {"n": name, "c": catalog},
     ).fetchone()
     return bool(row and row[0])
