@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 import streamlit as st
 
@@ -37,6 +39,29 @@ def pick_case(db: str, q: pl.DataFrame) -> str:
     ui.to_url(case=ui.short_case(db, case_id))
     ui.mark_url("case", "case_pick")
     return case_id
+
+
+def followed_flag(members: list[dict[str, Any]], lead: str) -> dict[str, Any] | None:
+    """The member flag the address names (``?flag=``: a player page's flag list links each flag to
+    its case) when it is not the flag heading the page, so a reviewer who followed a pair's flag
+    into the ring around it is told where that flag is; a flag of another case is dropped from
+    the address."""
+    wanted = st.query_params.get("flag")
+    if not wanted:
+        return None
+    match = next((m for m in members if str(m["flag_id"]).lower() == wanted.lower()), None)
+    if match is None:
+        del st.query_params["flag"]
+        return None
+    return None if match["flag_id"] == lead else match
+
+
+def followed_note(m: dict[str, Any], lead: dict[str, Any], n_flags: int) -> str:
+    """Where the followed flag is: which case it joined and which flag heads the page."""
+    return (f"You followed flag {m['flag_id']} ({m['family']}, {m['mode']}: {', '.join(m['players'])}). "
+            f"It is one of this case's {n_flags} flags, listed under 'Flags combined in this case'; the page "
+            f"is headed by the strongest, {lead['flag_id']} ({lead['family']}: {', '.join(lead['players'])}). "
+            f"The followed flag says: {m.get('explanation') or ''}")
 
 
 def player_links(players: list[str]) -> None:
@@ -103,6 +128,9 @@ status, _ = ui.case_status(str(db), case_id, store.records())
 members = [m for m in (ui.flag(str(db), fid) for fid in case["flags"]) if m is not None]
 players = list(case["players"] or [])
 flag_players = list(f.get("players") or [])
+followed = followed_flag(members, str(f["flag_id"]))
+if followed is not None:
+    st.info(ui.md(followed_note(followed, f, len(members))))
 
 c1, c2, c3, c4, c5 = st.columns(5)
 c1.metric("Score", f"{case['score']:.2f}", help="the highest score among the case's flags")

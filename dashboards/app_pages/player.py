@@ -104,10 +104,10 @@ else:
         case_of = ui.case_of(str(db))
         flags = flags.with_columns(
             ("case?case=" + pl.col("flag_id").replace_strict(case_of, default=pl.col("flag_id"))
-             .replace_strict(shorts, default=pl.col("flag_id"))).alias("case"))
+             .replace_strict(shorts, default=pl.col("flag_id")) + "&flag=" + pl.col("flag_id")).alias("case"))
         flags = flags.select("case", pl.exclude("case"))
     st.dataframe(flags, hide_index=True, column_config={
-        "case": st.column_config.LinkColumn("case", display_text=r"case=(.*)$")})
+        "case": st.column_config.LinkColumn("case", display_text=r"case=([^&]*)")})
 st.subheader("Rule findings at this player's actions")
 if s["violations"].is_empty():
     st.caption("none")

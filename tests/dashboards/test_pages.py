@@ -454,6 +454,29 @@ def test_case_page_takes_its_case_from_the_address(env: Path) -> None:
     assert at.query_params["case"] == "F-sqz-004"
 
 
+def test_a_flag_followed_from_the_player_page_is_named_on_its_case(env: Path) -> None:
+    """alice's ring flag links to the case the ring joined (headed by the chip-dumping pair's
+    flag) and names itself, so the reviewer is not left wondering why another pair heads the page."""
+    at = app_as("viewer", "player")
+    at.text_input(key="player_input").input("alice").run()
+    links = list(frame(at, "case")["case"])
+    ring = [u for u in links if u.endswith("&flag=F-ring-002")]
+    assert ring and ring[0].startswith("case?case=F-chip")
+    case, flag = ring[0].removeprefix("case?").split("&")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["user"] = User("vera", "viewer")
+    at.query_params["case"] = case.removeprefix("case=")
+    at.query_params["flag"] = flag.removeprefix("flag=")
+    at.run()
+    at.switch_page("app_pages/case.py").run()
+    assert not at.exception
+    [note] = [i.value for i in at.info if "You followed flag" in i.value]
+    assert "F-ring-002" in plain(note) and "F-chip-001" in plain(note) and "alice, bob, carol" in plain(note)
+    at.selectbox(key="case_pick").set_value("F-sqz-004").run()  # another case: the flag leaves the address
+    assert "flag" not in at.query_params
+    assert not any("You followed flag" in i.value for i in at.info)
+
+
 def test_case_page_unknown_case_says_so(env: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.session_state["user"] = User("vera", "viewer")
